@@ -1,0 +1,3 @@
+"""atout: the Tarot family of card games, exactly by the rules."""
+
+__version__ = "0.1.0"
