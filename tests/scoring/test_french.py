@@ -74,7 +74,12 @@ def test_multiplier_of_each_contract_3_4() -> None:
 
 def test_garde_sans_petit_au_bout_taken_by_defence_is_deducted_3_13() -> None:
     # FFT §11: garde sans made by 3 (1 bout, 54): 28 x 4 = 112, minus 10 x 4 = 40 for the defence's PAB
-    assert french(contract="garde_sans", oudlers=1, points=54, petit_au_bout="defense") == [216, -72, -72, -72]
+    assert french(contract="garde_sans", oudlers=1, points=54, petit_au_bout="defense") == [
+        216,
+        -72,
+        -72,
+        -72,
+    ]
 
 
 def test_garde_contre_lost_with_petit_au_bout_lost_adds_to_loss_3_13() -> None:
@@ -90,7 +95,12 @@ def test_petit_au_bout_to_attack_offsets_a_lost_contract_3_13() -> None:
 def test_petit_au_bout_not_multiplied_option_f10() -> None:
     # garde contre made by 2 (2 bouts, 43): 27 x 6 = 162, PAB attack +10 only
     options = {"petit_au_bout_multiplied": False}
-    assert french(contract="garde_contre", points=43, petit_au_bout="attack", options=options) == [516, -172, -172, -172]
+    assert french(contract="garde_contre", points=43, petit_au_bout="attack", options=options) == [
+        516,
+        -172,
+        -172,
+        -172,
+    ]
 
 
 def test_poignee_goes_to_winning_side_whoever_declared_3_7() -> None:
@@ -117,7 +127,12 @@ def test_poignee_bonus_option_changes_values_3_7() -> None:
 
 def test_unannounced_slam_adds_200_3_13() -> None:
     # garde, 3 bouts, 91: (25 + 55) x 2 = 160, + 200
-    assert french(contract="garde", oudlers=3, points=91, chelem={"won_by": "attack"}) == [1080, -360, -360, -360]
+    assert french(contract="garde", oudlers=3, points=91, chelem={"won_by": "attack"}) == [
+        1080,
+        -360,
+        -360,
+        -360,
+    ]
 
 
 def test_defence_slam_pays_each_defender_200_3_13() -> None:
@@ -155,7 +170,12 @@ def test_defense_slam_bonus_zero_option_f17() -> None:
 def test_pousse_doubles_petite_and_its_petit_au_bout_v1() -> None:
     # pousse juste fait (2 bouts, 41): 25 x 2 = 50, PAB attack 10 x 2 = 20
     options = {"bid_pousse": True}
-    assert french(contract="pousse", points=41, petit_au_bout="attack", options=options) == [210, -70, -70, -70]
+    assert french(contract="pousse", points=41, petit_au_bout="attack", options=options) == [
+        210,
+        -70,
+        -70,
+        -70,
+    ]
 
 
 def test_pousse_ladder_makes_garde_times_4_v1() -> None:
@@ -239,7 +259,9 @@ def test_misere_independent_of_contract_result_v5() -> None:
         (True, True, {"max_missing": 3, "requires_announcement": True}, 148 + 200),
     ],
 )
-def test_partial_slam_term_added_like_chelem_v6(announced: bool, made: bool, option: dict[str, Any], unit: int) -> None:
+def test_partial_slam_term_added_like_chelem_v6(
+    announced: bool, made: bool, option: dict[str, Any], unit: int
+) -> None:
     # garde made by 49 (3 bouts, 85): (25 + 49) x 2 = 148
     scores = french(
         contract="garde",
@@ -308,7 +330,13 @@ def test_dead_player_scores_zero_and_others_play_four_4_3() -> None:
 def test_dead_player_misere_paid_by_the_three_others_only_4_3() -> None:
     options = {"five_player_mode": "dead_player", "misere_bonus": 10}
     misere = [{"seat": 1, "kind": "no_trumps"}]
-    assert french(players=5, taker=4, dead=0, points=41, misere=misere, options=options) == [0, 5, -35, -35, 65]
+    assert french(players=5, taker=4, dead=0, points=41, misere=misere, options=options) == [
+        0,
+        5,
+        -35,
+        -35,
+        65,
+    ]
 
 
 def test_five_player_poignee_of_the_partner_goes_to_winner_4_3() -> None:

@@ -396,7 +396,7 @@ def _check_austrian(s: AustrianSummary) -> None:
     if s.bid == "solo" and s.talon_half is not None:
         raise SummaryError("talon_half", "a solo uses no talon half; leave it null")
     if s.bid == "threesome" and s.talon_half not in (1, 2):
-        raise SummaryError("talon_half", f"a threesome takes talon half 1 or 2, not {s.talon_half!r}")
+        raise SummaryError("talon_half", f"a threesome takes talon half 1 or 2, not {_show(s.talon_half)}")
     if s.game_type not in AUSTRIAN_GAME_TYPES:
         raise SummaryError("game_type", f"unknown game type {s.game_type!r} (36_or_more or 35_or_less)")
     if s.game_type == "35_or_less" and not rules.austrian_allow_game2:
@@ -427,23 +427,27 @@ _FRENCH_KEYS = (
 )  # fmt: skip
 _TWO_PLAYER_KEYS = ("game", "players", "points", "oudlers", "petit_au_bout", "chelem", "options")
 _AUSTRIAN_KEYS = ("game", "players", "declarer", "bid", "talon_half", "game_type", "points", "options")
+_ALL_KEYS = frozenset(_FRENCH_KEYS + _TWO_PLAYER_KEYS + _AUSTRIAN_KEYS)
 _MISSING: Any = object()
 
 
 class _Object:
     """A JSON object being read: typed access to its keys, with the dotted path for errors."""
 
-    def __init__(self, data: object, path: str, allowed: Iterable[str]) -> None:
+    def __init__(self, data: object, path: str, allowed: Iterable[str], kind: str = "") -> None:
         if not isinstance(data, Mapping):
             raise SummaryError(path or "summary", f"must be a JSON object, not {_json_type(data)}")
         self.data: Mapping[str, object] = data
         self.path = path
         allowed = tuple(allowed)
         for key in data:
-            if key not in allowed:
-                close = difflib.get_close_matches(str(key), allowed, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else f" (expected {', '.join(allowed)})"
-                raise SummaryError(self.field(str(key)), f"unknown key{hint}")
+            if key in allowed:
+                continue
+            if kind and key in _ALL_KEYS:
+                raise SummaryError(self.field(str(key)), f"a {kind} summary has no {key} (RULES.md §9)")
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (expected {', '.join(allowed)})"
+            raise SummaryError(self.field(str(key)), f"unknown key{hint}")
 
     def field(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
@@ -520,7 +524,7 @@ def parse_summary(data: object) -> Summary:
 
 
 def _read_french(data: Mapping[str, object]) -> FrenchSummary:
-    obj = _Object(data, "", _FRENCH_KEYS)
+    obj = _Object(data, "", _FRENCH_KEYS, "French Tarot")
     players = obj.get_int("players")
     rules = _read_rules(obj, "french", players)
     taker = obj.get_int("taker")
@@ -568,7 +572,7 @@ def _read_partial_slam(data: object) -> PartialSlamResult | None:
 
 
 def _read_two_player(data: Mapping[str, object]) -> TwoPlayerSummary:
-    obj = _Object(data, "", _TWO_PLAYER_KEYS)
+    obj = _Object(data, "", _TWO_PLAYER_KEYS, "2-player French Tarot")
     rules = _read_rules(obj, "french", 2)
     points = _pair(obj.raw("points"), "points")
     oudlers = _pair(obj.raw("oudlers"), "oudlers")
@@ -584,7 +588,7 @@ def _read_two_player(data: Mapping[str, object]) -> TwoPlayerSummary:
 
 
 def _read_austrian(data: Mapping[str, object]) -> AustrianSummary:
-    obj = _Object(data, "", _AUSTRIAN_KEYS)
+    obj = _Object(data, "", _AUSTRIAN_KEYS, "Austrian Tarock")
     players = obj.get_int("players", 3)
     if players != 3:
         raise SummaryError("players", f"Austrian Tarock is played by 3 players, not {players}")
