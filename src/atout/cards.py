@@ -85,7 +85,8 @@ def rank_of(card: int) -> int:
 
 # ---------------------------------------------------------------- masks
 ALL_CARDS: Final = (1 << N_CARDS) - 1
-SUIT_MASKS: Final = tuple(((1 << 14) - 1) << (14 * s) for s in range(4)) + (
+SUIT_MASKS: Final = (
+    *(((1 << 14) - 1) << (14 * s) for s in range(4)),
     ((1 << 21) - 1) << PETIT,
     1 << EXCUSE,
 )
@@ -99,15 +100,18 @@ KINGS_MASK: Final = sum(1 << suit_card(s, KING) for s in range(4))
 QUEENS_MASK: Final = sum(1 << suit_card(s, QUEEN) for s in range(4))
 CAVALIERS_MASK: Final = sum(1 << suit_card(s, CAVALIER) for s in range(4))
 JACKS_MASK: Final = sum(1 << suit_card(s, JACK) for s in range(4))
-LOW_CARDS_MASK: Final = ALL_CARDS & ~(
-    BOUTS_MASK | KINGS_MASK | QUEENS_MASK | CAVALIERS_MASK | JACKS_MASK
-)
+LOW_CARDS_MASK: Final = ALL_CARDS & ~(BOUTS_MASK | KINGS_MASK | QUEENS_MASK | CAVALIERS_MASK | JACKS_MASK)
 """The cards worth half a point: pips 1-10 and trumps 2-20."""
 MIDDLE_TRUMPS_MASK: Final = TRUMPS_MASK & ~BOUTS_MASK
 """Trumps 2-20: the only trumps that may ever be discarded."""
 AUSTRIAN_DECK_MASK: Final = ALL_CARDS & ~sum(
     (1 << suit_card(s, r))
-    for s, ranks in ((SPADES, range(1, 7)), (CLUBS, range(1, 7)), (HEARTS, range(5, 11)), (DIAMONDS, range(5, 11)))
+    for s, ranks in (
+        (SPADES, range(1, 7)),
+        (CLUBS, range(1, 7)),
+        (HEARTS, range(5, 11)),
+        (DIAMONDS, range(5, 11)),
+    )
     for r in ranks
 )
 """The 54 cards of the Austrian Tarock pack (RULES.md §1.2)."""
@@ -228,9 +232,7 @@ def parse_card(text: str) -> int:
             return suit_card(suit, int(rank_text))
         if rank_text in _RANK_WORDS:
             return suit_card(suit, _RANK_WORDS[rank_text])
-    raise ValueError(
-        f"not a card: {text!r} (write KS, QH, CD, JC, 10S, 1H, T21, T1 or EX)"
-    )
+    raise ValueError(f"not a card: {text!r} (write KS, QH, CD, JC, 10S, 1H, T21, T1 or EX)")
 
 
 class CardSet:

@@ -130,11 +130,20 @@ class Rules:
         hints = get_type_hints(type(self))
         for f in dataclasses.fields(self):
             _check_type(f.name, getattr(self, f.name), hints[f.name])
-        thresholds = {int(k): tuple(v) for k, v in self.poignee_thresholds.items()}
+        thresholds: dict[int, tuple[int, int, int]] = {
+            int(k): tuple(v)  # type: ignore[misc]
+            for k, v in self.poignee_thresholds.items()
+        }
         object.__setattr__(self, "poignee_thresholds", _FrozenMap(thresholds))
         for n, levels in thresholds.items():
-            if len(levels) != 3 or not all(isinstance(x, int) and x > 0 for x in levels) or list(levels) != sorted(set(levels)):
-                raise RulesError(f"poignee_thresholds[{n}] must be three increasing positive counts, not {levels!r}")
+            if (
+                len(levels) != 3
+                or not all(isinstance(x, int) and x > 0 for x in levels)
+                or list(levels) != sorted(set(levels))
+            ):
+                raise RulesError(
+                    f"poignee_thresholds[{n}] must be three increasing positive counts, not {levels!r}"
+                )
         if len(self.poignee_bonus) != 3 or any(b < 0 for b in self.poignee_bonus):
             raise RulesError(f"poignee_bonus must be three non-negative values, not {self.poignee_bonus!r}")
         if self.game == "french" and self.players not in (2, 3, 4, 5):
@@ -144,10 +153,18 @@ class Rules:
         if self.threshold_0_oudlers not in (55, 56):
             raise RulesError(f"threshold_0_oudlers must be 56 or 55, not {self.threshold_0_oudlers}")
         if self.threshold_0_oudlers == 55 and self.players == 2:
-            raise RulesError("threshold_0_oudlers=55 is refused with 2 players: both players could reach their targets (RULES.md §4.4)")
+            raise RulesError(
+                "threshold_0_oudlers=55 is refused with 2 players: both players could reach their targets (RULES.md §4.4)"
+            )
         if self.no_petite and self.bid_pousse:
             pass  # pousse stays the lowest bid; allowed
-        for name in ("slam_announced_made", "slam_unannounced_made", "slam_announced_failed_penalty", "defense_slam_bonus", "misere_bonus"):
+        for name in (
+            "slam_announced_made",
+            "slam_unannounced_made",
+            "slam_announced_failed_penalty",
+            "defense_slam_bonus",
+            "misere_bonus",
+        ):
             if getattr(self, name) < 0:
                 raise RulesError(f"{name} must not be negative, not {getattr(self, name)}")
         if self.round_margin_to not in (1, 5, 10):
@@ -230,7 +247,9 @@ class Rules:
                     kwargs[f"slam_{key}"] = v
                 continue
             if name == "scoring_system":
-                raise RulesError("scoring_system is read-only: set five_player_mode or round_margin_to instead")
+                raise RulesError(
+                    "scoring_system is read-only: set five_player_mode or round_margin_to instead"
+                )
             if name not in names:
                 close = difflib.get_close_matches(str(name), sorted(names | {"slam_values"}), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -296,7 +315,9 @@ def _coerce(name: str, value: Any) -> Any:
             try:
                 return PartialSlam(**value)
             except TypeError:
-                raise RulesError(f"partial_slam takes max_missing, requires_announcement and values, not {dict(value)!r}") from None
+                raise RulesError(
+                    f"partial_slam takes max_missing, requires_announcement and values, not {dict(value)!r}"
+                ) from None
         raise RulesError(f"partial_slam must be off or an object, not {value!r}")
     if name == "five_player_split" and value == "2_1":
         return "2:1"
@@ -319,7 +340,9 @@ def _check_type(name: str, value: Any, hint: Any) -> None:
             raise RulesError(f"{name} must be a whole number, not {value!r}")
         return
     if name == "poignee_bonus":
-        if not isinstance(value, tuple) or not all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+        if not isinstance(value, tuple) or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in value
+        ):
             raise RulesError(f"poignee_bonus must be three whole numbers, not {value!r}")
         return
     if name == "partial_slam":

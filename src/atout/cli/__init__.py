@@ -1,1 +1,1 @@
-"""Command-line front ends of atout."""
+"""The command line (typer + rich). Thin: it translates between people and actions."""

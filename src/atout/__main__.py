@@ -1,0 +1,5 @@
+"""``python -m atout``."""
+
+from atout.cli.main import main
+
+main()

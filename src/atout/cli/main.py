@@ -1,0 +1,27 @@
+"""The ``atout`` command: play, keep score, simulate and replay Tarot deals."""
+
+from __future__ import annotations
+
+import typer
+
+from atout.cli.play import play_command
+from atout.cli.replay import replay_command
+from atout.cli.score import score_command
+from atout.cli.simulate import simulate_command
+
+app = typer.Typer(
+    name="atout",
+    help="atout: French Tarot (and its family), exactly by the rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("play")(play_command)
+app.command("score")(score_command)
+app.command("simulate")(simulate_command)
+app.command("replay")(replay_command)
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

@@ -1,0 +1,143 @@
+"""``atout play``: one deal in the terminal, you against computer players."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from atout.bots.random_bot import RandomBot
+from atout.cli.common import fail, rules_from_cli
+from atout.cli.render import card_markup, cards_markup, describe_event, seat_name
+from atout.engine.actions import Action, ActionKind
+from atout.engine.errors import IllegalActionError
+from atout.engine.french import FrenchDeal, Phase
+from atout.engine.view import SeatView
+from atout.records import write_record
+
+_PROMPTS = {
+    Phase.BIDDING: "Your bid",
+    Phase.CALL: "Call a card",
+    Phase.DISCARD: "Discard a card",
+    Phase.CHELEM: "Announce a chelem? (chelem / no)",
+    Phase.POIGNEE: "Show a poignée?",
+    Phase.PLAY: "Your card",
+}
+HELP = (
+    "Type a card as rank then suit: KS (king of spades), QH, CD (cavalier), JC (valet), 10S, 1H; "
+    "trumps T1..T21; the Excuse EX. Bids: pass, petite, garde, garde_sans, garde_contre. "
+    "Commands: hand, help, quit."
+)
+
+
+def play_command(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players (3, 4 or 5).")] = 4,
+    seat: Annotated[
+        int, typer.Option("--seat", help="Your seat, 0 to players-1; the dealer sits just before you.")
+    ] = 0,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for a reproducible deal.")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value (repeatable).")
+    ] = None,
+    save: Annotated[Path | None, typer.Option("--save", help="Write the deal's record to this file.")] = None,
+) -> None:
+    """Play one deal against computer players, typing card names."""
+    rules = rules_from_cli(players, option)
+    if not 0 <= seat < players:
+        fail(f"--seat must be 0..{players - 1}")
+    rng = random.Random(seed)
+    try:
+        deal = FrenchDeal.new(rules, dealer=(seat - 1) % players, rng=rng)
+    except ValueError as exc:
+        fail(str(exc))
+    console = Console(highlight=False)
+    console.print(f"[bold]French Tarot for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
+    finished = play_deal(deal, seat, {s: RandomBot(rng) for s in range(players) if s != seat}, console)
+    if save is not None:
+        try:
+            save.write_text(write_record(deal, seed), encoding="utf-8")
+        except OSError as exc:
+            fail(f"{save}: {exc.strerror}")
+        console.print(f"Record written to {save}")
+    if not finished:
+        raise typer.Exit(0)
+
+
+def play_deal(deal: FrenchDeal, you: int, bots: dict[int, RandomBot], console: Console) -> bool:
+    """Run the deal to its end; False if the player quit."""
+    told = 0
+    while not deal.is_over():
+        told = _narrate(deal, you, told, console)
+        player = deal.current_player
+        if player != you:
+            deal.apply(bots[player].choose(deal.view(player), deal.legal_actions()))
+            continue
+        action = _ask(deal, deal.view(you), console)
+        if action is None:
+            console.print("You leave the table.")
+            return False
+        deal.apply(action)
+    _narrate(deal, you, told, console)
+    console.print(
+        "[bold]Scores[/]: " + ", ".join(f"{seat_name(s, you)} {v:+d}" for s, v in enumerate(deal.scores()))
+    )
+    return True
+
+
+def _narrate(deal: FrenchDeal, you: int, told: int, console: Console) -> int:
+    events = deal.view(you).events
+    for event in events[told:]:
+        line = describe_event(event, you)
+        if line:
+            console.print(line)
+    return len(events)
+
+
+def _ask(deal: FrenchDeal, view: SeatView, console: Console) -> Action | None:
+    phase = Phase(view.phase)
+    _show_table(view, console)
+    while True:
+        try:
+            text = console.input(f"{_PROMPTS[phase]} [dim]({_legal_hint(view)})[/]: ").strip()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if text.lower() in ("quit", "exit", "q"):
+            return None
+        if text.lower() in ("help", "?", "h"):
+            console.print(HELP)
+            continue
+        if text.lower() == "hand":
+            _show_table(view, console)
+            continue
+        if not text:
+            continue
+        try:
+            action = deal.parse(text)
+        except ValueError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        if action not in view.legal_actions:
+            try:
+                deal.clone().apply(action)
+            except IllegalActionError as exc:
+                console.print(f"[red]Not allowed: {exc}[/]")
+            continue
+        return action
+
+
+def _show_table(view: SeatView, console: Console) -> None:
+    console.print(f"Your hand: {cards_markup(view.hand)}")
+    if view.trick:
+        console.print(
+            "On the table: " + ", ".join(f"{seat_name(s, view.seat)} {card_markup(c)}" for s, c in view.trick)
+        )
+
+
+def _legal_hint(view: SeatView) -> str:
+    legal = view.legal_actions
+    if legal and legal[0].kind in (ActionKind.PLAY, ActionKind.DISCARD, ActionKind.CALL):
+        return " ".join(card_markup(a.card) for a in legal if a.card is not None)
+    return " / ".join(str(a).replace("_", " ") for a in legal)

@@ -1,0 +1,21 @@
+"""The deal engine: one deal as a state machine, driven by integer actions."""
+
+from atout.engine.actions import ACTIONS, N_ACTIONS, Action, ActionKind, parse_action
+from atout.engine.errors import IllegalActionError
+from atout.engine.events import Event
+from atout.engine.french import FrenchDeal, Phase
+from atout.engine.view import SeatView, TrickView
+
+__all__ = [
+    "ACTIONS",
+    "N_ACTIONS",
+    "Action",
+    "ActionKind",
+    "Event",
+    "FrenchDeal",
+    "IllegalActionError",
+    "Phase",
+    "SeatView",
+    "TrickView",
+    "parse_action",
+]

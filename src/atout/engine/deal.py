@@ -1,0 +1,89 @@
+"""Shuffling and dealing (RULES.md §3.2), so that a seeded deal is always the same.
+
+>>> hands, chien = deal_cards(Rules(), dealer=0, rng=random.Random(7))
+>>> [len(cards_of(h)) for h in hands], len(cards_of(chien))
+([18, 18, 18, 18], 6)
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import accumulate
+
+from atout.cards import BIT, N_CARDS, cards_of
+from atout.rules import Rules, RulesError
+
+HAND_SIZE = {3: 24, 4: 18, 5: 15}
+CHIEN_SIZE = {3: 6, 4: 6, 5: 3}
+PACKET_SIZE = {3: 4, 4: 3, 5: 3}
+
+
+def seat_step(rules: Rules) -> int:
+    """+1 when play goes counterclockwise (to the right), -1 when clockwise."""
+    return 1 if rules.play_direction == "counterclockwise" else -1
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """A uniformly shuffled French pack, top card first (sorted by random keys)."""
+    draw = rng.random
+    keys = [draw() for _ in range(N_CARDS)]
+    return sorted(range(N_CARDS), key=keys.__getitem__)
+
+
+def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> tuple[list[int], int]:
+    """Shuffle and deal: the hands (card masks, by seat) and the chien mask."""
+    return _deal(rules, dealer, shuffled_deck(rng), rng)
+
+
+def deal_from_deck(rules: Rules, dealer: int, deck: list[int], rng: random.Random) -> tuple[list[int], int]:
+    """Deal an ordered pack by ``rules.deal_scheme``; ``rng`` places the chien cards.
+
+    FFT scheme: packets of 3 (4 with 3 players) to each player in turn from the
+    dealer's right; the chien cards go singly into distinct gaps between packets,
+    chosen uniformly (never before the first packet nor after the last).
+    Seed 000 scheme: the chien is the first 3 and the last 3 cards, hands get packets of 6.
+    """
+    if sorted(deck) != list(range(N_CARDS)):
+        raise ValueError("a deck must hold each of the 78 cards once")
+    return _deal(rules, dealer, deck, rng)
+
+
+def _deal(rules: Rules, dealer: int, deck: list[int], rng: random.Random) -> tuple[list[int], int]:
+    n = rules.players
+    if n not in HAND_SIZE:
+        raise RulesError(f"the French deal needs 3, 4 or 5 players, not {n}")
+    step = seat_step(rules)
+    if rules.deal_scheme == "seed000":
+        if n == 5:
+            raise RulesError("deal_scheme=seed000 deals a 6-card kitty: it needs 3 or 4 players")
+        chien = _mask(deck[:3]) | _mask(deck[-3:])
+        body = deck[3:-3]
+        size = 6
+    else:
+        size = PACKET_SIZE[n]
+        packets = n * HAND_SIZE[n] // size
+        gaps = sorted(rng.sample(range(packets - 1), CHIEN_SIZE[n]))
+        positions = [(g + 1) * size + i for i, g in enumerate(gaps)]
+        chien = _mask([deck[p] for p in positions])
+        body = list(deck)
+        for p in reversed(positions):
+            del body[p]
+    hands = [0] * n
+    stride = n * size
+    for i in range(n):
+        seat = (dealer + step * (i + 1)) % n
+        hands[seat] = sum(_mask(body[i * size + t :: stride]) for t in range(size))
+    return hands, chien
+
+
+def _mask(cards: list[int]) -> int:
+    # distinct bits: their sum is their union
+    return sum(map(BIT.__getitem__, cards))
+
+
+def deal_order_check(hands: list[int], chien: int) -> bool:
+    """True when hands and chien partition the pack."""
+    total = list(accumulate([*hands, chien], lambda a, b: a | b))[-1]
+    return (
+        total.bit_count() == N_CARDS and sum(len(cards_of(h)) for h in hands) + chien.bit_count() == N_CARDS
+    )

@@ -1,0 +1,826 @@
+"""One deal of French Tarot for 3, 4 or 5 players, as a state machine (RULES.md §3-§4).
+
+deal → petit-sec check → bidding → call (5 players) → chien and écart → chelem
+announcement → poignée declarations and tricks → counting and scoring.
+
+>>> import random
+>>> deal = FrenchDeal.new(Rules(players=4), dealer=0, rng=random.Random(1))
+>>> deal.phase, deal.current_player
+(<Phase.BIDDING: 'bidding'>, 1)
+>>> while not deal.is_over():
+...     deal.apply(deal.legal_actions()[0])
+>>> sum(deal.scores())
+0
+
+Cards and card sets are ints (see :mod:`atout.cards`); the public face of a deal is
+:meth:`FrenchDeal.legal_actions`, :meth:`FrenchDeal.apply`, :meth:`FrenchDeal.view`
+and :attr:`FrenchDeal.events`.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+from atout.cards import (
+    BIT,
+    CAVALIERS_MASK,
+    EXCUSE,
+    EXCUSE_MASK,
+    HALF_POINTS,
+    JACKS_MASK,
+    KINGS_MASK,
+    LOW_CARDS_MASK,
+    MIDDLE_TRUMPS_MASK,
+    PETIT,
+    PETIT_MASK,
+    PLAIN_SUITS_MASK,
+    QUEENS_MASK,
+    SUIT_MASKS,
+    SUIT_OF,
+    TRUMP,
+    TRUMPS_MASK,
+    card_name,
+    cards_of,
+    count_bouts,
+    half_points,
+    suit_card,
+)
+from atout.engine.actions import (
+    ACTIONS,
+    ANNOUNCE_CHELEM,
+    BID_BASE,
+    BID_NAMES,
+    CALL_ACTIONS,
+    CALL_BASE,
+    CHELEM_BASE,
+    DISCARD_ACTIONS,
+    DISCARD_BASE,
+    NO_CHELEM,
+    PASS,
+    PLAY_ACTIONS,
+    POIGNEE_ACTIONS,
+    POIGNEE_BASE,
+    POIGNEE_NAMES,
+    Action,
+    parse_action,
+)
+from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, deal_cards, seat_step
+from atout.engine.errors import IllegalActionError
+from atout.engine.events import Event
+from atout.engine.view import SeatView, TrickView
+from atout.rules import Rules, RulesError
+from atout.scoring.french import score_french
+from atout.scoring.summary import FrenchSummary, PoigneeDeclared, Side
+
+_HONOURS = KINGS_MASK | QUEENS_MASK | CAVALIERS_MASK | JACKS_MASK
+_DISCARDABLE_SUITS = PLAIN_SUITS_MASK & ~KINGS_MASK
+
+
+class Phase(StrEnum):
+    """The stage of a deal, which decides what the current player may do."""
+
+    BIDDING = "bidding"
+    CALL = "call"
+    DISCARD = "discard"
+    CHELEM = "chelem"
+    POIGNEE = "poignee"
+    PLAY = "play"
+    END = "end"
+
+
+_BIDDING, _CALL, _DISCARD, _CHELEM, _POIGNEE, _PLAY, _END = Phase
+_CARD_VERB = {Phase.PLAY: "play", Phase.DISCARD: "discard", Phase.CALL: "call"}
+_UNSUPPORTED = (
+    ("petit_sec_rule", "petit_imprenable"),
+    ("excuse_sec_redeal", True),
+    ("five_player_mode", "dead_player"),
+)
+
+
+def check_engine_rules(rules: Rules) -> None:
+    """Refuse rules this engine does not play (the score keeper still scores them)."""
+    if rules.game != "french":
+        raise RulesError(f"game={rules.game} is not French Tarot")
+    if rules.players not in HAND_SIZE:
+        raise RulesError(f"the French deal engine plays 3, 4 or 5 players, not {rules.players}")
+    for name, value in _UNSUPPORTED:
+        if getattr(rules, name) == value:
+            raise RulesError(f"{name}={value} is scored by the score keeper but not yet played by the engine")
+    if rules.misere_bonus or rules.partial_slam is not None:
+        raise RulesError(
+            "misère and partial-slam declarations are scored by the score keeper but not yet played"
+        )
+    if rules.deal_scheme == "seed000" and rules.players == 5:
+        raise RulesError("deal_scheme=seed000 deals a 6-card kitty: it needs 3 or 4 players")
+
+
+class FrenchDeal:
+    """The full state of one deal. Seats are 0..n-1; "right" is ``seat + 1`` (counterclockwise)."""
+
+    __slots__ = (
+        "_bid_order",
+        "_contract_ids",
+        "_debts",
+        "_excuse_won_last",
+        "_first_card_pending",
+        "_legal",
+        "_log",
+        "_scores",
+        "_sides_public",
+        "_summary",
+        "best_card",
+        "best_seat",
+        "bids",
+        "called_card",
+        "chelem_announced",
+        "chien",
+        "contract",
+        "current_player",
+        "dealer",
+        "discards_left",
+        "ecart",
+        "hands",
+        "history",
+        "initial_chien",
+        "initial_hands",
+        "led_suit",
+        "n",
+        "n_tricks",
+        "outcome",
+        "partner",
+        "phase",
+        "poignees",
+        "rules",
+        "step",
+        "taker",
+        "top_trump",
+        "trick_cards",
+        "trick_leader",
+        "trick_no",
+        "trick_winners",
+        "tricks",
+        "won",
+    )
+
+    # ------------------------------------------------------------------ creation
+    def __init__(self, rules: Rules, dealer: int, hands: list[int], chien: int) -> None:
+        """Start a deal from dealt cards (masks by seat, and the chien)."""
+        check_engine_rules(rules)
+        n = rules.players
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+        _check_dealt(n, hands, chien)
+        self.rules = rules
+        self.n = n
+        self.n_tricks = HAND_SIZE[n]
+        self.step = seat_step(rules)
+        self.dealer = dealer
+        self.initial_hands = tuple(hands)
+        self.initial_chien = chien
+        self.hands = list(hands)
+        self.chien = chien
+        self.history: list[int] = []
+        self._log: list[tuple[str, int | None, object, int | None]] = []
+        self.bids: list[tuple[int, str]] = []
+        self._contract_ids = [BID_NAMES.index(c) for c in rules.contracts]
+        first = -self.step if rules.first_bidder == "dealer_left" else self.step
+        self._bid_order = [(dealer + first * (i + 1)) % n for i in range(n)]
+        self.taker = -1
+        self.contract: str | None = None
+        self.called_card = -1
+        self.partner = -1
+        self._sides_public = n < 5
+        self.ecart = 0
+        self.discards_left = 0
+        self.chelem_announced = False
+        self.poignees: list[tuple[int, int, int]] = []
+        self._first_card_pending = [True] * n
+        self._legal = -1
+        self.trick_cards: list[int] = []
+        self.trick_leader = -1
+        self.led_suit = -1
+        self.best_card = -1
+        self.best_seat = -1
+        self.top_trump = -1
+        self.trick_no = 0
+        self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+        self.trick_winners: list[int] = []
+        self.won = [0] * n
+        self._debts: list[tuple[int, int]] = []
+        self._excuse_won_last = False
+        self.outcome = ""
+        self._summary: FrenchSummary | None = None
+        self._scores: list[int] | None = None
+        self.phase = _BIDDING
+        self.current_player = self._bid_order[0]
+        self._check_petit_sec()
+
+    @classmethod
+    def new(
+        cls, rules: Rules | None = None, dealer: int = 0, rng: random.Random | int | None = None
+    ) -> FrenchDeal:
+        """Shuffle and deal a new deal (``rng`` may be a seed)."""
+        rules = rules or Rules()
+        check_engine_rules(rules)
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        hands, chien = deal_cards(rules, dealer, rng)
+        return cls(rules, dealer, hands, chien)
+
+    def clone(self) -> FrenchDeal:
+        """An independent copy (lists copied; cards and rules are immutable)."""
+        other = object.__new__(FrenchDeal)
+        for name in _SCALAR_SLOTS:
+            setattr(other, name, getattr(self, name))
+        for name in _LIST_SLOTS:
+            setattr(other, name, getattr(self, name).copy())
+        return other
+
+    # ------------------------------------------------------------------ queries
+    def is_over(self) -> bool:
+        return self.phase is _END
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in playing order."""
+        return (seat + self.step) % self.n
+
+    def is_attack(self, seat: int) -> bool:
+        """True for the taker and his partner (the engine knows the partner from the call)."""
+        return seat == self.taker or seat == self.partner
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the current player, in increasing order."""
+        phase = self.phase
+        if phase is _PLAY:
+            return [PLAY_ACTIONS[c] for c in cards_of(self.legal_play_mask())]
+        if phase is _BIDDING:
+            return [PASS] + [ACTIONS[BID_BASE + i] for i in self._biddable()]
+        if phase is _DISCARD:
+            return [DISCARD_ACTIONS[c] for c in cards_of(self._discard_mask())]
+        if phase is _POIGNEE:
+            return [POIGNEE_ACTIONS[0]] + [
+                POIGNEE_ACTIONS[lv] for lv in self._poignee_levels(self.current_player)
+            ]
+        if phase is _CHELEM:
+            return [NO_CHELEM, ANNOUNCE_CHELEM]
+        if phase is _CALL:
+            return [CALL_ACTIONS[c] for c in cards_of(self._callable_mask())]
+        return []
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    def legal_play_mask(self) -> int:
+        """Mask of the cards the current player may play (RULES.md §3.8)."""
+        if self._legal >= 0:
+            return self._legal
+        self._legal = legal = self._compute_legal_play_mask()
+        return legal
+
+    def _compute_legal_play_mask(self) -> int:
+        seat = self.current_player
+        hand = self.hands[seat]
+        led = self.led_suit
+        if led < 0:
+            if self.trick_no == 0 and not self.trick_cards and self.called_card >= 0:
+                return self._first_lead_mask(hand)
+            legal = hand
+        elif led != TRUMP and hand & SUIT_MASKS[led]:
+            legal = (hand & SUIT_MASKS[led]) | (hand & EXCUSE_MASK)
+        else:
+            trumps = hand & TRUMPS_MASK
+            if trumps:
+                higher = (
+                    trumps >> (self.top_trump + 1) << (self.top_trump + 1) if self.top_trump >= 0 else trumps
+                )
+                legal = (higher or trumps) | (hand & EXCUSE_MASK)
+            else:
+                legal = hand
+        if (
+            hand & EXCUSE_MASK
+            and self.rules.excuse_last_trick == "must_play_before_last"
+            and hand.bit_count() == 2
+            and not self._side_won_all(seat)
+        ):
+            return EXCUSE_MASK
+        return legal
+
+    def _first_lead_mask(self, hand: int) -> int:
+        # RULES.md §3.8 step 2: in 5 players the first card of the deal may not be of the
+        # called suit, unless it is the called card itself.
+        called_suit = SUIT_MASKS[SUIT_OF[self.called_card]] & ~BIT[self.called_card]
+        allowed = hand & ~called_suit
+        return allowed or hand
+
+    def trick_seat_order(self) -> list[int]:
+        """The seats of the current trick, leader first (all n of them)."""
+        leader, step, n = self.trick_leader, self.step, self.n
+        return [(leader + step * i) % n for i in range(n)]
+
+    def _side_won_all(self, seat: int) -> bool:
+        attack = self.is_attack(seat)
+        return all(self.is_attack(w) == attack for w in self.trick_winners)
+
+    def _biddable(self) -> list[int]:
+        # RULES.md §3.4: each bid must be higher than the highest so far.
+        highest = max((BID_NAMES.index(b) for _, b in self.bids), default=0)
+        return [i for i in self._contract_ids if i > highest]
+
+    def _callable_mask(self) -> int:
+        # RULES.md §4.3 step 3: any king; any queen with all four kings; any cavalier with all
+        # kings and queens; any valet with all kings, queens and cavaliers (FFT fallback).
+        hand = self.hands[self.taker]
+        ladder: tuple[int, ...] = (KINGS_MASK, QUEENS_MASK, CAVALIERS_MASK, JACKS_MASK)
+        if self.rules.called_card_fallback == "queen_only":
+            ladder = ladder[:2]
+        callable_cards = 0
+        for mask in ladder:
+            callable_cards |= mask
+            if hand & mask != mask:
+                break
+        return callable_cards
+
+    def _discard_mask(self) -> int:
+        # RULES.md §3.5: never a king or a bout; trumps 2-20 only when too few other cards remain.
+        hand = self.hands[self.taker]
+        suits = hand & _DISCARDABLE_SUITS
+        if suits.bit_count() >= self.discards_left:
+            return suits
+        return suits | (hand & MIDDLE_TRUMPS_MASK)
+
+    def _poignee_pool(self, seat: int) -> int:
+        pool = self.hands[seat] & TRUMPS_MASK
+        if seat == self.taker:
+            pool |= self.ecart & TRUMPS_MASK  # trumps shown in the écart count as held (§3.7)
+        return pool
+
+    def _poignee_levels(self, seat: int) -> list[int]:
+        trumps = self._poignee_pool(seat).bit_count()
+        excuse = bool(self.hands[seat] & EXCUSE_MASK)
+        levels = self.rules.poignee_levels(self.n)
+        return [i + 1 for i, size in enumerate(levels) if trumps >= size or (excuse and trumps == size - 1)]
+
+    def poignee_cards(self, seat: int, level: int) -> int:
+        """The cards shown for a poignée: the required number of trumps, trumps already
+        face up in the écart first, then the lowest; the Excuse only when it completes the display."""
+        size = self.rules.poignee_levels(self.n)[level - 1]
+        pool = self._poignee_pool(seat)
+        if pool.bit_count() < size:
+            return pool | EXCUSE_MASK
+        shown_first = self.ecart & TRUMPS_MASK if seat == self.taker else 0
+        chosen = cards_of(shown_first)[:size]
+        chosen += cards_of(pool & ~shown_first)[: size - len(chosen)]
+        return sum(BIT[c] for c in chosen)
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, action: int) -> None:
+        """Apply the current player's action, or raise :class:`IllegalActionError` and change nothing."""
+        phase = self.phase
+        if phase is _PLAY:
+            legal = self._legal if self._legal >= 0 else self.legal_play_mask()
+            if 0 <= action < DISCARD_BASE and legal >> action & 1:
+                self.history.append(action)
+                self._legal = -1
+                self._play(action)
+                return
+        elif phase is _BIDDING:
+            if action == PASS or (BID_BASE < action < CHELEM_BASE and action - BID_BASE in self._biddable()):
+                self.history.append(action)
+                self._bid(action - BID_BASE)
+                return
+        elif phase is _DISCARD:
+            card = action - DISCARD_BASE
+            if 0 <= card < DISCARD_BASE and self._discard_mask() >> card & 1:
+                self.history.append(action)
+                self._discard(card)
+                return
+        elif phase is _POIGNEE:
+            level = action - POIGNEE_BASE
+            if level == 0 or (0 < level <= 3 and level in self._poignee_levels(self.current_player)):
+                self.history.append(action)
+                self._declare_poignee(level)
+                return
+        elif phase is _CHELEM:
+            if action in (NO_CHELEM, ANNOUNCE_CHELEM):
+                self.history.append(action)
+                self._announce_chelem(action == ANNOUNCE_CHELEM)
+                return
+        elif phase is _CALL:
+            card = action - CALL_BASE
+            if 0 <= card < DISCARD_BASE and self._callable_mask() >> card & 1:
+                self.history.append(action)
+                self._call(card)
+                return
+        raise self._explain_illegal(action)
+
+    def parse(self, text: str) -> Action:
+        """Read an action from words; a bare card means the current phase's card verb."""
+        return parse_action(text, _CARD_VERB.get(self.phase, "play"))
+
+    def _check_petit_sec(self) -> None:
+        # RULES.md §3.3: a hand whose only trump is the Petit (and, under FFT, no Excuse) cancels the deal.
+        ignore_excuse = self.rules.petit_sec_rule == "only_trump_ignoring_excuse"
+        for i in range(self.n):
+            seat = self._bid_order[i]
+            hand = self.hands[seat]
+            if hand & TRUMPS_MASK == PETIT_MASK and (ignore_excuse or not hand & EXCUSE_MASK):
+                self._log.append(("petit_sec", seat, hand, None))
+                self._end(f"petit sec: seat {seat} shows the Petit alone; the deal is cancelled")
+                return
+
+    def _bid(self, index: int) -> None:
+        seat = self.current_player
+        name = BID_NAMES[index]
+        self.bids.append((seat, name))
+        self._log.append(("bid", seat, name, None))
+        if len(self.bids) < self.n:
+            self.current_player = self._bid_order[len(self.bids)]
+            return
+        best = max(range(self.n), key=lambda i: BID_NAMES.index(self.bids[i][1]))
+        if self.bids[best][1] == "pass":
+            self._log.append(("all_passed", None, None, None))
+            self._end("all passed; the deal is cancelled")
+            return
+        self.taker, self.contract = self.bids[best]
+        self.current_player = self.taker
+        if self.n == 5:
+            self.phase = _CALL
+        else:
+            self._after_call()
+
+    def _call(self, card: int) -> None:
+        self.called_card = card
+        self._log.append(("call", self.taker, card, None))
+        holder = next((s for s in range(self.n) if self.hands[s] >> card & 1), -1)
+        self.partner = holder if holder != self.taker else -1
+        self._after_call()
+
+    def _after_call(self) -> None:
+        if self.contract in ("petite", "pousse", "garde"):
+            self._log.append(("chien", None, self.chien, None))
+            if self.called_card >= 0 and self.chien >> self.called_card & 1:
+                self._sides_public = True
+            self.hands[self.taker] |= self.chien
+            self.discards_left = CHIEN_SIZE[self.n]
+            self.phase = _DISCARD
+        else:
+            self.phase = _CHELEM
+
+    def _discard(self, card: int) -> None:
+        bit = BIT[card]
+        self.hands[self.taker] ^= bit
+        self.ecart |= bit
+        self._log.append(("discard", self.taker, card, self.taker))
+        if bit & TRUMPS_MASK:
+            self._log.append(("discard_shown", self.taker, card, None))
+        self.discards_left -= 1
+        if not self.discards_left:
+            self.phase = _CHELEM
+
+    def _announce_chelem(self, announced: bool) -> None:
+        self.chelem_announced = announced
+        self._log.append(("chelem", self.taker, announced, None))
+        rules = self.rules
+        if (announced and rules.chelem_announcer_leads) or rules.first_leader == "taker":
+            leader = self.taker
+        else:
+            leader = (self.dealer + self.step) % self.n
+        self._begin_turn(leader)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.current_player = seat
+        if self._first_card_pending[seat]:
+            self._first_card_pending[seat] = False
+            if self._poignee_levels(seat):
+                self.phase = _POIGNEE
+                return
+        self.phase = _PLAY
+
+    def _declare_poignee(self, level: int) -> None:
+        seat = self.current_player
+        if level:
+            shown = self.poignee_cards(seat, level)
+            self.poignees.append((seat, level, shown))
+            self._log.append(("poignee", seat, (POIGNEE_NAMES[level], shown), None))
+        self.phase = _PLAY
+
+    def _play(self, card: int) -> None:
+        seat = self.current_player
+        self.hands[seat] ^= BIT[card]
+        self._log.append(("play", seat, card, None))
+        cards = self.trick_cards
+        if not cards:
+            self.trick_leader = seat
+        cards.append(card)
+        if card == self.called_card and not self._sides_public:
+            self._sides_public = True
+            self._log.append(("partner", seat, card, None))
+        if card >= PETIT:
+            if card != EXCUSE:
+                if card > self.top_trump:
+                    self.top_trump = self.best_card = card
+                    self.best_seat = seat
+                if self.led_suit < 0:
+                    self.led_suit = TRUMP
+        elif self.led_suit < 0:
+            self.led_suit = card // 14
+            self.best_card = card
+            self.best_seat = seat
+        elif self.top_trump < 0 and card // 14 == self.led_suit and card > self.best_card:
+            self.best_card = card
+            self.best_seat = seat
+        if len(cards) < self.n:
+            nxt = (seat + self.step) % self.n
+            if self._first_card_pending[nxt]:
+                self._begin_turn(nxt)
+            else:
+                self.current_player = nxt
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        cards = self.trick_cards
+        seats = self.trick_seat_order()
+        winner = self.best_seat
+        last = self.trick_no == self.n_tricks - 1
+        trick_mask = sum(map(BIT.__getitem__, cards))
+        if trick_mask & EXCUSE_MASK:
+            owner = seats[cards.index(EXCUSE)]
+            if last and cards[0] == EXCUSE and self._side_won_all(owner):
+                # RULES.md §3.9 slam exception: the Excuse led to the last trick wins it.
+                winner = owner
+                self._excuse_won_last = True
+            elif owner != winner and not last:
+                # §3.9: the Excuse returns to its player; a low card is owed to the trick winner.
+                trick_mask ^= EXCUSE_MASK
+                self.won[owner] |= EXCUSE_MASK
+                self._debts.append((owner, winner))
+                self._log.append(("excuse_kept", owner, winner, None))
+            # in the last trick (no slam) the Excuse changes camp: it stays in the trick
+        self.won[winner] |= trick_mask
+        self.tricks.append((tuple(seats), tuple(cards), winner))
+        self.trick_winners.append(winner)
+        self._log.append(("trick", winner, self.trick_no, None))
+        self.trick_no += 1
+        self.trick_cards = []
+        self.led_suit = -1
+        self.best_card = -1
+        self.best_seat = -1
+        self.top_trump = -1
+        if self._debts and self._sides_public:
+            self._settle_debts()
+        if self.trick_no == self.n_tricks:
+            self._finish_deal()
+        else:
+            self.current_player = winner
+            self.phase = _PLAY
+
+    def _settle_debts(self, final: bool = False) -> None:
+        pending = []
+        for owner, winner in self._debts:
+            if self.is_attack(owner) == self.is_attack(winner):
+                self._log.append(("excuse_settled", owner, winner, None))
+                continue
+            side = [s for s in range(self.n) if self.is_attack(s) == self.is_attack(owner)]
+            card = self._exchange_card(side)
+            if card < 0:
+                pending.append((owner, winner))
+                continue
+            holder = next(s for s in side if self.won[s] >> card & 1)
+            self.won[holder] ^= BIT[card]
+            self.won[winner] |= BIT[card]
+            self._log.append(("excuse_paid", owner, (card, winner), None))
+        self._debts = [] if final else pending
+
+    def _exchange_card(self, side: list[int]) -> int:
+        cards = 0
+        for s in side:
+            cards |= self.won[s]
+        cards &= ~EXCUSE_MASK
+        if self.rules.excuse_exchange_card == "any_won_card":
+            if not cards:
+                return -1
+            return min(cards_of(cards), key=lambda c: (HALF_POINTS[c], _exchange_order(c)))
+        trumps = cards & MIDDLE_TRUMPS_MASK
+        if trumps:
+            return (trumps & -trumps).bit_length() - 1
+        low = cards & LOW_CARDS_MASK & PLAIN_SUITS_MASK
+        if not low:
+            return -1
+        return min(cards_of(low), key=_exchange_order)
+
+    def _finish_deal(self) -> None:
+        self._sides_public = True
+        if self._debts:
+            self._settle_debts(final=True)
+        taker = self.taker
+        attack_pile = self.won[taker] | (self.won[self.partner] if self.partner >= 0 else 0) | self.ecart
+        if self.contract == "garde_sans":
+            attack_pile |= self.chien
+        last_winner = self.trick_winners[-1]
+        pab_seat = -1
+        if self.tricks[-1][1].count(PETIT):
+            pab_seat = last_winner
+        elif self._excuse_won_last and PETIT in self.tricks[-2][1]:
+            pab_seat = self.trick_winners[-2]
+        attack_tricks = sum(1 for w in self.trick_winners if self.is_attack(w))
+        won_by: Side | None = None
+        if attack_tricks == self.n_tricks:
+            won_by = "attack"
+        elif attack_tricks == 0:
+            won_by = "defense"
+        assert self.contract is not None
+        summary = FrenchSummary(
+            rules=self.rules,
+            taker=taker,
+            contract=self.contract,
+            oudlers=count_bouts(attack_pile),
+            half_points=half_points(attack_pile),
+            partner=self.partner if self.partner >= 0 else None,
+            petit_au_bout=None if pab_seat < 0 else ("attack" if self.is_attack(pab_seat) else "defense"),
+            poignees=tuple(
+                PoigneeDeclared("attack" if self.is_attack(s) else "defense", POIGNEE_NAMES[lv], s)  # type: ignore[arg-type]
+                for s, lv, _ in self.poignees
+            ),
+            chelem_announced=self.chelem_announced,
+            chelem_won_by=won_by,
+        )
+        self._summary = summary
+        self._scores = score_french(summary)
+        self._end("played", summary)
+
+    def _end(self, outcome: str, summary: FrenchSummary | None = None) -> None:
+        self.outcome = outcome
+        self.phase = _END
+        self.current_player = -1
+        if self._scores is None:
+            self._scores = [0] * self.n
+        self._log.append(("end", None, summary, None))
+
+    # ------------------------------------------------------------------ results
+    def scores(self) -> list[int]:
+        """Each seat's score for the deal (zeros for a cancelled deal)."""
+        if self._scores is None:
+            raise ValueError("the deal is not over")
+        return list(self._scores)
+
+    @property
+    def summary(self) -> FrenchSummary | None:
+        """The deal summary (RULES.md §9) once played; ``None`` before or if cancelled."""
+        return self._summary
+
+    def attack_pile(self) -> int:
+        """Cards of the attack at the end, before any transfer still pending."""
+        pile = self.won[self.taker] | (self.won[self.partner] if self.partner >= 0 else 0) | self.ecart
+        return pile | (self.chien if self.contract == "garde_sans" else 0)
+
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened, in order (see :class:`Event`)."""
+        return [Event(*e) for e in self._log]
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: its own cards and everything public, nothing else."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat must be 0..{self.n - 1}, not {seat}")
+        events = tuple(Event(*e) for e in self._log if e[3] is None or e[3] == seat)
+        chien_public = self.contract in ("petite", "pousse", "garde") or self.phase is _END
+        if seat == self.taker or self.phase is _END:
+            ecart = self.ecart
+        else:
+            ecart = self.ecart & TRUMPS_MASK
+        partner: int | None = None
+        if self.partner >= 0 and (self._sides_public or seat == self.partner or self.phase is _END):
+            partner = self.partner
+        return SeatView(
+            seat=seat,
+            players=self.n,
+            dealer=self.dealer,
+            rules=self.rules,
+            phase=self.phase.value,
+            current_player=self.current_player,
+            hand=self.hands[seat],
+            legal_actions=tuple(self.legal_actions()) if seat == self.current_player else (),
+            bids=tuple(self.bids),
+            taker=self.taker if self.taker >= 0 else None,
+            contract=self.contract,
+            called_card=self.called_card if self.called_card >= 0 else None,
+            partner=partner,
+            chien=self.chien if chien_public else None,
+            ecart=ecart,
+            chelem_announced=self.chelem_announced,
+            poignees=tuple((s, POIGNEE_NAMES[lv], shown) for s, lv, shown in self.poignees),
+            trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
+            tricks=tuple(TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in self.tricks),
+            events=events,
+            scores=tuple(self._scores) if self.phase is _END and self._scores else None,
+        )
+
+    # ------------------------------------------------------------------ illegal actions
+    def _explain_illegal(self, action: int) -> IllegalActionError:
+        phase = self.phase
+        try:
+            name = str(ACTIONS[action])
+        except (IndexError, TypeError):
+            return IllegalActionError("actions", f"{action!r} is not an action")
+        who = f"seat {self.current_player}"
+        if phase is _END:
+            return IllegalActionError("RULES.md §3.13", f"{name}: the deal is over")
+        kind = ACTIONS[action].kind.name.lower()
+        wanted = {
+            _BIDDING: "bid",
+            _CALL: "call",
+            _DISCARD: "discard",
+            _CHELEM: "chelem",
+            _POIGNEE: "poignee",
+            _PLAY: "play",
+        }[phase]
+        if kind != wanted:
+            return IllegalActionError(
+                f"RULES.md §3 order of play ({phase.value})",
+                f"{name} by {who}: it is the {phase.value} phase, {who} must {wanted}",
+            )
+        card = ACTIONS[action].card
+        if phase is _BIDDING:
+            return IllegalActionError(
+                "RULES.md §3.4 bidding",
+                f"{name} by {who}: a bid must be higher than the highest bid so far"
+                + (" (petite is not played: no_petite)" if name == "petite" and self.rules.no_petite else "")
+                + (" (pousse needs bid_pousse)" if name == "pousse" and not self.rules.bid_pousse else ""),
+            )
+        if phase is _CALL:
+            return IllegalActionError(
+                "RULES.md §4.3 the call",
+                f"{name}: call a king (a queen only with all four kings, then a cavalier, then a valet)",
+            )
+        if phase is _POIGNEE:
+            return IllegalActionError(
+                "RULES.md §3.7 poignée", f"{name} by {who}: not enough trumps for that poignée"
+            )
+        assert card is not None
+        hand = self.hands[self.current_player]
+        if not hand >> card & 1:
+            rule = "RULES.md §3.5 écart" if phase is _DISCARD else "RULES.md §3.8 play from one's hand"
+            return IllegalActionError(rule, f"{name}: {who} does not hold {card_name(card)}")
+        if phase is _DISCARD:
+            if BIT[card] & KINGS_MASK or card in (PETIT, EXCUSE, PETIT + 20):
+                return IllegalActionError(
+                    "RULES.md §3.5 écart", f"{name}: a king or a bout may never be discarded"
+                )
+            return IllegalActionError(
+                "RULES.md §3.5 écart",
+                f"{name}: a trump may be discarded only when too few other cards remain",
+            )
+        return IllegalActionError(self._play_rule(card), f"{name} by {who} is not allowed")
+
+    def _play_rule(self, card: int) -> str:
+        hand = self.hands[self.current_player]
+        if hand & EXCUSE_MASK and card != EXCUSE and self.rules.excuse_last_trick == "must_play_before_last":
+            return "RULES.md §3.8 step 1: the Excuse must be played before the last trick"
+        if self.led_suit < 0:
+            return "RULES.md §3.8 step 2: the first lead may not be in the called suit (5 players)"
+        if self.led_suit != TRUMP and hand & SUIT_MASKS[self.led_suit]:
+            return "RULES.md §3.8 step 3: must follow suit"
+        if SUIT_OF[card] == TRUMP:
+            return "RULES.md §3.8: must play a trump higher than the highest trump in the trick"
+        return "RULES.md §3.8: must trump when void in the suit led"
+
+
+_LIST_SLOTS = (
+    "_debts",
+    "_first_card_pending",
+    "_log",
+    "bids",
+    "hands",
+    "history",
+    "poignees",
+    "trick_cards",
+    "trick_winners",
+    "tricks",
+    "won",
+)
+_SCALAR_SLOTS = tuple(name for name in FrenchDeal.__slots__ if name not in _LIST_SLOTS)
+
+
+def _exchange_order(card: int) -> tuple[int, int]:
+    """Order for the Excuse exchange card: lowest rank first, suits ♠ ♥ ♦ ♣."""
+    return (card % 14, card // 14) if card < PETIT else (card - PETIT, 4)
+
+
+def _check_dealt(n: int, hands: list[int], chien: int) -> None:
+    if len(hands) != n:
+        raise ValueError(f"{n} hands are needed, not {len(hands)}")
+    union = chien
+    for seat, hand in enumerate(hands):
+        if hand.bit_count() != HAND_SIZE[n]:
+            raise ValueError(f"seat {seat} holds {hand.bit_count()} cards, not {HAND_SIZE[n]}")
+        if union & hand:
+            raise ValueError(f"seat {seat} holds a card dealt twice")
+        union |= hand
+    if chien.bit_count() != CHIEN_SIZE[n] or union.bit_count() != 78:
+        raise ValueError(f"the chien must hold {CHIEN_SIZE[n]} cards and the deal all 78 cards")
+
+
+__all__ = ["FrenchDeal", "Phase", "check_engine_rules", "suit_card"]

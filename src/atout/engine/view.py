@@ -1,0 +1,63 @@
+"""What one seat may know of a deal: the only thing bots and front ends receive."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from atout.cards import CardSet
+from atout.engine.actions import Action
+from atout.engine.events import Event
+from atout.rules import Rules
+
+
+@dataclass(frozen=True)
+class TrickView:
+    """A finished trick: ``(seat, card)`` in playing order, and its winner."""
+
+    plays: tuple[tuple[int, int], ...]
+    winner: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat's knowledge of a deal.
+
+    Card sets are masks (see :mod:`atout.cards`); :meth:`hand_set` and friends wrap them.
+    ``chien`` is ``None`` while unseen; ``ecart`` holds only the face-up trumps for
+    anyone but the taker; ``partner`` is ``None`` until this seat may know it.
+    """
+
+    seat: int
+    players: int
+    dealer: int
+    rules: Rules
+    phase: str
+    current_player: int
+    hand: int
+    legal_actions: tuple[Action, ...]
+    bids: tuple[tuple[int, str], ...]
+    taker: int | None
+    contract: str | None
+    called_card: int | None
+    partner: int | None
+    chien: int | None
+    ecart: int
+    chelem_announced: bool
+    poignees: tuple[tuple[int, str, int], ...]
+    trick: tuple[tuple[int, int], ...]
+    tricks: tuple[TrickView, ...]
+    events: tuple[Event, ...]
+    scores: tuple[int, ...] | None
+
+    def hand_set(self) -> CardSet:
+        return CardSet(self.hand)
+
+    def played(self) -> int:
+        """Mask of every card played so far, the current trick included."""
+        mask = 0
+        for trick in self.tricks:
+            for _, card in trick.plays:
+                mask |= 1 << card
+        for _, card in self.trick:
+            mask |= 1 << card
+        return mask

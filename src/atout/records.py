@@ -1,0 +1,154 @@
+"""Deal records: a deal as a JSON document that replays to the identical deal.
+
+A record holds the rules, the dealer, the dealt cards and every action in order
+(see ``docs/records.md``). Replaying applies the actions to a fresh engine, so the
+events, piles and scores come out identical; a record whose stored result
+disagrees with its replay is refused.
+
+>>> import random
+>>> deal = FrenchDeal.new(Rules(), dealer=2, rng=random.Random(3))
+>>> while not deal.is_over():
+...     deal.apply(deal.legal_actions()[-1])
+>>> again = replay(read_record(write_record(deal)))
+>>> again.scores() == deal.scores() and again.events == deal.events
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from atout.cards import CardSet
+from atout.engine.actions import ACTIONS
+from atout.engine.errors import IllegalActionError
+from atout.engine.french import FrenchDeal
+from atout.rules import Rules, RulesError
+from atout.scoring.summary import summary_to_json
+
+FORMAT = "atout-deal"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; the message names the field."""
+
+
+def deal_to_record(deal: FrenchDeal, seed: int | None = None) -> dict[str, Any]:
+    """The JSON document of a deal, finished or not."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": deal.rules.game,
+        "players": deal.n,
+        "options": deal.rules.changed(),
+        "dealer": deal.dealer,
+        "hands": [str(CardSet(h)) for h in deal.initial_hands],
+        "chien": str(CardSet(deal.initial_chien)),
+        "actions": [str(ACTIONS[a]) for a in deal.history],
+    }
+    if seed is not None:
+        record["seed"] = seed
+    if deal.is_over():
+        result: dict[str, Any] = {"outcome": deal.outcome, "scores": deal.scores()}
+        if deal.summary is not None:
+            result["summary"] = summary_to_json(deal.summary)
+        record["result"] = result
+    return record
+
+
+def write_record(deal: FrenchDeal, seed: int | None = None) -> str:
+    """The record of a deal as JSON text."""
+    return json.dumps(deal_to_record(deal, seed), indent=1, ensure_ascii=False)
+
+
+def read_record(text: str) -> dict[str, Any]:
+    """Parse record text, checking its shape; raises :class:`RecordError`."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, found {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise RecordError(f"version: this atout reads version {VERSION}, found {data.get('version')!r}")
+    return data
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file; raises :class:`RecordError` with the file name on any problem."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"{path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a UTF-8 text file") from None
+    try:
+        return read_record(text)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+def replay(record: Mapping[str, Any], upto: int | None = None) -> FrenchDeal:
+    """Rebuild a deal from a record (the first ``upto`` actions, or all), checking its result."""
+    deal = new_deal_from_record(record)
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError("actions: expected a list of action names")
+    for i, text in enumerate(actions[:upto]):
+        if not isinstance(text, str):
+            raise RecordError(f"actions[{i}]: expected an action name, found {text!r}")
+        try:
+            deal.apply(deal.parse(text))
+        except (IllegalActionError, ValueError) as exc:
+            raise RecordError(f"actions[{i}] {text!r}: {exc}") from None
+    result = record.get("result")
+    if upto is None and isinstance(result, Mapping) and "scores" in result:
+        if not deal.is_over():
+            raise RecordError("result: the record has a result but its actions do not finish the deal")
+        if list(result["scores"]) != deal.scores():
+            raise RecordError(f"result.scores: recorded {result['scores']}, the replay gives {deal.scores()}")
+    return deal
+
+
+def new_deal_from_record(record: Mapping[str, Any]) -> FrenchDeal:
+    """The deal as dealt, before any action."""
+    game = record.get("game", "french")
+    if game != "french":
+        raise RecordError(f"game: {game!r} records are not read by this version")
+    options = record.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RecordError("options: expected an object of option names")
+    try:
+        rules = Rules.from_options({**options, "game": game, "players": record.get("players")})
+    except RulesError as exc:
+        raise RecordError(f"options: {exc}") from None
+    hands = record.get("hands")
+    if not isinstance(hands, list) or len(hands) != rules.players:
+        raise RecordError(f"hands: expected {rules.players} hands of card names")
+    try:
+        masks = [CardSet.parse(_text(h, f"hands[{i}]")).mask for i, h in enumerate(hands)]
+        chien = CardSet.parse(_text(record.get("chien"), "chien")).mask
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    dealer = record.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool):
+        raise RecordError("dealer: expected a seat number")
+    try:
+        return FrenchDeal(rules, dealer, masks, chien)
+    except (ValueError, RulesError) as exc:
+        raise RecordError(f"hands: {exc}") from None
+
+
+def _text(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{field}: expected card names separated by spaces")
+    try:
+        CardSet.parse(value)
+    except ValueError as exc:
+        raise RecordError(f"{field}: {exc}") from None
+    return value
