@@ -118,7 +118,11 @@ def distribute(summary: FrenchSummary, unit: int) -> list[int]:
 
 
 def misere_transfers(summary: FrenchSummary) -> list[int]:
-    """The misère payments of V5: each declaration takes the bonus from every other player in the deal."""
+    """The misère payments of V5: each declaration takes the bonus from every other player in the deal.
+
+    Under ``misere_kinds=either`` a ``both`` declaration is the two kinds declared together and
+    counts twice; under ``both_required`` it is the only kind and counts once.
+    """
     scores = [0] * summary.players
     bonus, seats = summary.rules.misere_bonus, summary.seats_in_play
     for m in summary.misere:
