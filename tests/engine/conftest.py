@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from atout.cards import N_CARDS, CardSet
+from atout.cards import EXCUSE, PETIT, TRUMP_21, CardSet
 from atout.engine import FrenchDeal
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.rules import Rules
@@ -31,9 +31,11 @@ def build_deal(
     dealer: int | None = None,
     **options: Any,
 ) -> FrenchDeal:
-    """A deal where the named seats hold at least the named cards, the chien holds the
-    named cards, and the other cards fill the gaps in card order (lowest to the emptiest
-    seat first). ``dealer`` defaults to the seat before 0, so seat 0 speaks and leads first."""
+    """A deal where the named seats hold at least the named cards and the chien holds the
+    named cards. The other cards fill the gaps, each to the seat missing the most cards:
+    trumps first from the 21 down, then the Excuse, then the suits in card order, so that
+    trumps spread and the chien fills last. ``dealer`` defaults to the seat before 0, so
+    seat 0 speaks and leads first."""
     rules = Rules.from_options({"players": players, **options})
     given = {seat: CardSet.parse(text).mask for seat, text in (hands or {}).items()}
     chien_mask = CardSet.parse(chien).mask if chien else 0
@@ -45,7 +47,8 @@ def build_deal(
     need = [HAND_SIZE[players] - m.bit_count() for m in masks]
     chien_need = CHIEN_SIZE[players] - chien_mask.bit_count()
     assert min(need) >= 0 and chien_need >= 0, "too many cards named"
-    for card in range(N_CARDS):
+    fill_order = [*range(TRUMP_21, PETIT - 1, -1), EXCUSE, *range(PETIT)]
+    for card in fill_order:
         if used >> card & 1:
             continue
         seat = max(range(players), key=lambda s: (need[s], -s))
