@@ -597,18 +597,7 @@ class FrenchDeal:
         cards = 0
         for s in side:
             cards |= self.won[s]
-        cards &= ~EXCUSE_MASK
-        if self.rules.excuse_exchange_card == "any_won_card":
-            if not cards:
-                return -1
-            return min(cards_of(cards), key=lambda c: (HALF_POINTS[c], _exchange_order(c)))
-        trumps = cards & MIDDLE_TRUMPS_MASK
-        if trumps:
-            return (trumps & -trumps).bit_length() - 1
-        low = cards & LOW_CARDS_MASK & PLAIN_SUITS_MASK
-        if not low:
-            return -1
-        return min(cards_of(low), key=_exchange_order)
+        return excuse_exchange_card(cards & ~EXCUSE_MASK, self.rules.excuse_exchange_card)
 
     def _finish_deal(self) -> None:
         self._sides_public = True
@@ -802,6 +791,25 @@ _LIST_SLOTS = (
     "won",
 )
 _SCALAR_SLOTS = tuple(name for name in FrenchDeal.__slots__ if name not in _LIST_SLOTS)
+
+
+def excuse_exchange_card(won: int, rule: str = "low") -> int:
+    """The card a side hands over for its Excuse (RULES.md §3.9), or -1 if it has none yet.
+
+    ``low``: the lowest trump 2-20, else the lowest half-point suit card (suits ♠ ♥ ♦ ♣).
+    ``any_won_card``: the lowest-valued won card, whatever its value.
+    """
+    if rule == "any_won_card":
+        if not won:
+            return -1
+        return min(cards_of(won), key=lambda c: (HALF_POINTS[c], _exchange_order(c)))
+    trumps = won & MIDDLE_TRUMPS_MASK
+    if trumps:
+        return (trumps & -trumps).bit_length() - 1
+    low = won & LOW_CARDS_MASK & PLAIN_SUITS_MASK
+    if not low:
+        return -1
+    return min(cards_of(low), key=_exchange_order)
 
 
 def _exchange_order(card: int) -> tuple[int, int]:
