@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -127,9 +128,8 @@ class Rules:
 
     # ------------------------------------------------------------ validation
     def __post_init__(self) -> None:
-        hints = get_type_hints(type(self))
-        for f in dataclasses.fields(self):
-            _check_type(f.name, getattr(self, f.name), hints[f.name])
+        for name, hint in _option_types().items():
+            _check_type(name, getattr(self, name), hint)
         thresholds: dict[int, tuple[int, int, int]] = {
             int(k): tuple(v)  # type: ignore[misc]
             for k, v in self.poignee_thresholds.items()
@@ -270,6 +270,12 @@ class Rules:
                 raise RulesError(f"an option is written name=value, not {word!r}")
             options[name.strip()] = _parse_value(text.strip())
         return cls.from_options(options)
+
+
+@functools.cache
+def _option_types() -> dict[str, Any]:
+    """Each option's declared type, resolved once."""
+    return get_type_hints(Rules)
 
 
 class _FrozenMap(dict[int, tuple[int, int, int]]):
