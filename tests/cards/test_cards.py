@@ -80,7 +80,7 @@ def test_notation_accepts_french_letters_and_symbols(text: str, name: str) -> No
 
 @pytest.mark.parametrize("text", ["", "T22", "11S", "KX", "ZZ", "T0"])
 def test_bad_card_names_are_refused_clearly(text: str) -> None:
-    with pytest.raises(ValueError, match="card|trump"):
+    with pytest.raises(ValueError, match=r"card|trump"):
         parse_card(text)
 
 

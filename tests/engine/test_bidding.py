@@ -53,7 +53,7 @@ def test_a_bid_must_top_the_highest_so_far_3_4(make_deal: MakeDeal, act: Act) ->
     act(deal, "garde")
     assert deal.legal_actions() == [PASS, BID_ACTIONS["garde_sans"], BID_ACTIONS["garde_contre"]]
     history = list(deal.history)
-    with pytest.raises(IllegalActionError, match="§3.4") as info:
+    with pytest.raises(IllegalActionError, match=r"§3.4") as info:
         deal.apply(BID_ACTIONS["petite"])
     assert "higher" in str(info.value)
     assert deal.history == history and deal.current_player == 1

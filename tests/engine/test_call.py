@@ -50,7 +50,7 @@ def test_queen_only_fallback_variant_4_3(make_deal: MakeDeal, act: Act) -> None:
 
 def test_calling_a_card_that_cannot_be_called_is_refused_4_3(make_deal: MakeDeal, act: Act) -> None:
     deal = taken_by_seat0(make_deal, act, "T21 T20 T19")
-    with pytest.raises(IllegalActionError, match="§4.3"):
+    with pytest.raises(IllegalActionError, match=r"§4.3"):
         act(deal, "call QS")
     assert deal.phase is Phase.CALL and deal.called_card == -1
 

@@ -34,7 +34,7 @@ def test_ecart_may_hold_no_king_and_no_bout_3_5(make_deal: MakeDeal, act: Act) -
     legal = {card_name(a.card) for a in deal.legal_actions() if a.card is not None}
     assert legal == {"1S", "2S", "1C", "2C", "3C", "4C", "5C", "6C"}
     for card in ("KS", "T21", "T1", "EX"):
-        with pytest.raises(IllegalActionError, match="§3.5"):
+        with pytest.raises(IllegalActionError, match=r"§3.5"):
             act(deal, f"discard {card}")
     with pytest.raises(IllegalActionError, match="only when too few"):
         act(deal, "discard T12")

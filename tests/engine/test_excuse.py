@@ -132,6 +132,6 @@ def test_excuse_led_to_the_last_trick_without_a_slam_changes_camp_3_9(make_deal:
         legal = deal.legal_actions()
         choice = next((a for a in legal if a.card != EXCUSE), legal[0])
         deal.apply(choice)
-    seats, cards, winner = deal.tricks[-1]
+    _, cards, winner = deal.tricks[-1]
     assert EXCUSE in cards and deal.won[winner] & EXCUSE_MASK
     assert deal.summary is not None and deal.phase is Phase.END
