@@ -56,7 +56,9 @@ def test_unknown_options_and_bad_values_are_clear_errors(options: dict[str, obje
 
 
 def test_command_line_assignments() -> None:
-    rules = Rules.parse_assignments(["bid_pousse=true", "threshold_0_oudlers=55", "five_player_split=equal"], players=5)
+    rules = Rules.parse_assignments(
+        ["bid_pousse=true", "threshold_0_oudlers=55", "five_player_split=equal"], players=5
+    )
     assert rules.bid_pousse and rules.threshold(0) == 55 and rules.five_player_split == "equal"
     assert rules.changed() == {"bid_pousse": True, "threshold_0_oudlers": 55, "five_player_split": "equal"}
     with pytest.raises(RulesError, match="name=value"):

@@ -72,7 +72,16 @@ def test_every_card_name_parses_back() -> None:
 
 @pytest.mark.parametrize(
     ("text", "name"),
-    [("rs", "KS"), ("DH", "QH"), ("vc", "JC"), ("K♦", "KD"), ("21", "T21"), ("excuse", "EX"), ("*", "EX"), ("AS", "1S")],
+    [
+        ("rs", "KS"),
+        ("DH", "QH"),
+        ("vc", "JC"),
+        ("K♦", "KD"),
+        ("21", "T21"),
+        ("excuse", "EX"),
+        ("*", "EX"),
+        ("AS", "1S"),
+    ],
 )
 def test_notation_accepts_french_letters_and_symbols(text: str, name: str) -> None:
     assert card_name(parse_card(text)) == name

@@ -18,7 +18,9 @@ def callable_names(deal: FrenchDeal) -> set[str]:
     return {card_name(a.card) for a in deal.legal_actions() if a.card is not None}
 
 
-def taken_by_seat0(make_deal: MakeDeal, act: Act, hand: str, contract: str = "garde", **options: object) -> FrenchDeal:
+def taken_by_seat0(
+    make_deal: MakeDeal, act: Act, hand: str, contract: str = "garde", **options: object
+) -> FrenchDeal:
     deal = make_deal(players=5, hands={0: hand}, **options)
     return act(deal, contract, "pass", "pass", "pass", "pass")
 

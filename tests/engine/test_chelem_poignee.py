@@ -46,7 +46,9 @@ def test_without_announcement_the_dealers_right_leads_3_8(make_deal: MakeDeal, a
 
 
 def test_announcer_need_not_lead_under_the_variant_3_6(make_deal: MakeDeal, act: Act) -> None:
-    deal = act(make_deal(dealer=0, chelem_announcer_leads=False), "pass", "garde_sans", "pass", "pass", "chelem")
+    deal = act(
+        make_deal(dealer=0, chelem_announcer_leads=False), "pass", "garde_sans", "pass", "pass", "chelem"
+    )
     assert deal.current_player == 1
 
 
@@ -111,7 +113,9 @@ def test_excuse_led_to_the_last_trick_wins_it_and_petit_in_penultimate_is_au_bou
 
 
 @pytest.mark.parametrize(("players", "levels"), [(3, (13, 15, 18)), (4, (10, 13, 15)), (5, (8, 10, 13))])
-def test_poignee_sizes_by_player_count_3_7(make_deal: MakeDeal, act: Act, players: int, levels: tuple[int, ...]) -> None:
+def test_poignee_sizes_by_player_count_3_7(
+    make_deal: MakeDeal, act: Act, players: int, levels: tuple[int, ...]
+) -> None:
     for level, size in enumerate(levels, start=1):
         trumps = " ".join(f"T{n}" for n in range(2, 2 + size))
         deal = make_deal(players=players, hands={0: trumps + " KS"})
@@ -126,7 +130,9 @@ def test_poignee_sizes_by_player_count_3_7(make_deal: MakeDeal, act: Act, player
         assert offered == [0, *expected] and level in offered
 
 
-def test_a_lower_poignee_may_be_declared_and_extra_trumps_stay_hidden_3_7(make_deal: MakeDeal, act: Act) -> None:
+def test_a_lower_poignee_may_be_declared_and_extra_trumps_stay_hidden_3_7(
+    make_deal: MakeDeal, act: Act
+) -> None:
     trumps = " ".join(f"T{n}" for n in range(2, 15))  # 13 trumps
     deal = make_deal(hands={0: trumps + " KS KH KD KC 1S"})
     act(deal, "garde_sans", "pass", "pass", "pass", "no_chelem", "poignee simple")
