@@ -21,10 +21,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from atout.cards import CardSet
+from atout.cards import CardSet, card_name, parse_card
 from atout.engine.actions import ACTIONS
+from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.engine.errors import IllegalActionError
-from atout.engine.french import FrenchDeal
+from atout.engine.french import FrenchDeal, check_engine_rules
 from atout.rules import Rules, RulesError
 from atout.scoring.summary import summary_to_json
 
@@ -74,7 +75,7 @@ def read_record(text: str) -> dict[str, Any]:
         raise RecordError("a record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, found {data.get('format')!r}")
-    if data.get("version") != VERSION:
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise RecordError(f"version: this atout reads version {VERSION}, found {data.get('version')!r}")
     return data
 
@@ -107,11 +108,14 @@ def replay(record: Mapping[str, Any], upto: int | None = None) -> FrenchDeal:
         except (IllegalActionError, ValueError) as exc:
             raise RecordError(f"actions[{i}] {text!r}: {exc}") from None
     result = record.get("result")
-    if upto is None and isinstance(result, Mapping) and "scores" in result:
+    if result is not None and not isinstance(result, Mapping):
+        raise RecordError("result: expected an object with the outcome and the scores")
+    if upto is None and result is not None and "scores" in result:
         if not deal.is_over():
             raise RecordError("result: the record has a result but its actions do not finish the deal")
-        if list(result["scores"]) != deal.scores():
-            raise RecordError(f"result.scores: recorded {result['scores']}, the replay gives {deal.scores()}")
+        scores = result["scores"]
+        if not isinstance(scores, list) or scores != deal.scores():
+            raise RecordError(f"result.scores: recorded {scores!r}, the replay gives {deal.scores()}")
     return deal
 
 
@@ -120,35 +124,49 @@ def new_deal_from_record(record: Mapping[str, Any]) -> FrenchDeal:
     game = record.get("game", "french")
     if game != "french":
         raise RecordError(f"game: {game!r} records are not read by this version")
+    players = record.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or players not in HAND_SIZE:
+        raise RecordError(f"players: this engine plays 3, 4 or 5 players, not {players!r}")
     options = record.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError("options: expected an object of option names")
     try:
-        rules = Rules.from_options({**options, "game": game, "players": record.get("players")})
+        rules = Rules.from_options({**options, "game": game, "players": players})
+        check_engine_rules(rules)
     except RulesError as exc:
         raise RecordError(f"options: {exc}") from None
-    hands = record.get("hands")
-    if not isinstance(hands, list) or len(hands) != rules.players:
-        raise RecordError(f"hands: expected {rules.players} hands of card names")
-    try:
-        masks = [CardSet.parse(_text(h, f"hands[{i}]")).mask for i, h in enumerate(hands)]
-        chien = CardSet.parse(_text(record.get("chien"), "chien")).mask
-    except ValueError as exc:
-        raise RecordError(str(exc)) from None
     dealer = record.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise RecordError("dealer: expected a seat number")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise RecordError(f"dealer: expected a seat number 0..{players - 1}, found {dealer!r}")
+    hands = record.get("hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise RecordError(f"hands: expected {players} hands of card names")
+    fields = [*(f"hands[{i}]" for i in range(players)), "chien"]
+    texts = [*hands, record.get("chien")]
+    masks: list[int] = []
+    where: dict[str, str] = {}
+    for field, text in zip(fields, texts, strict=True):
+        names = _card_names(text, field)
+        for name in names:
+            if name in where:
+                raise RecordError(f"{field}: {name} is dealt twice (also in {where[name]})")
+            where[name] = field
+        mask = CardSet.parse(" ".join(names)).mask
+        size = CHIEN_SIZE[players] if field == "chien" else HAND_SIZE[players]
+        if len(names) != size:
+            raise RecordError(f"{field}: {len(names)} cards, a {players}-player deal gives {size}")
+        masks.append(mask)
     try:
-        return FrenchDeal(rules, dealer, masks, chien)
-    except (ValueError, RulesError) as exc:
+        return FrenchDeal(rules, dealer, masks[:-1], masks[-1])
+    except (ValueError, RulesError) as exc:  # pragma: no cover - guarded by the checks above
         raise RecordError(f"hands: {exc}") from None
 
 
-def _text(value: object, field: str) -> str:
+def _card_names(value: object, field: str) -> list[str]:
+    """The canonical names of the cards of a record field, in the order written."""
     if not isinstance(value, str):
         raise RecordError(f"{field}: expected card names separated by spaces")
     try:
-        CardSet.parse(value)
+        return [card_name(parse_card(word)) for word in value.replace(",", " ").split()]
     except ValueError as exc:
         raise RecordError(f"{field}: {exc}") from None
-    return value
