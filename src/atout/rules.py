@@ -58,6 +58,8 @@ DEFAULT_POIGNEE_THRESHOLDS: dict[int, tuple[int, int, int]] = {
 
 CONTRACTS = ("petite", "pousse", "garde", "garde_sans", "garde_contre")
 """Every French contract, lowest first (``pousse`` only with ``bid_pousse``)."""
+_MULTIPLIERS = {"petite": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+_POUSSE_MULTIPLIERS = {"petite": 1, "pousse": 2, "garde": 4, "garde_sans": 8, "garde_contre": 16}
 
 
 @dataclass(frozen=True)
@@ -187,9 +189,7 @@ class Rules:
 
     def multiplier(self, contract: str) -> int:
         """The multiplier of a contract (RULES.md §3.4; 1/2/4/8/16 with ``bid_pousse``)."""
-        if self.bid_pousse:
-            return {"petite": 1, "pousse": 2, "garde": 4, "garde_sans": 8, "garde_contre": 16}[contract]
-        return {"petite": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}[contract]
+        return (_POUSSE_MULTIPLIERS if self.bid_pousse else _MULTIPLIERS)[contract]
 
     def threshold(self, bouts: int) -> int:
         """Points the attack needs with ``bouts`` bouts (RULES.md §3.12)."""

@@ -14,7 +14,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from atout.bots.random_bot import RandomBot
 from atout.cli.common import fail, rules_from_cli
 from atout.engine.french import FrenchDeal
 from atout.engine.invariants import broken_invariants
@@ -58,7 +57,6 @@ def run_simulation(
 ) -> dict[str, Any]:
     """Play ``deals`` random deals (dealer rotating) and gather the figures of the report."""
     rng = random.Random(seed)
-    bot = RandomBot(rng)
     n = rules.players
     contracts: Counter[str] = Counter()
     made: Counter[str] = Counter()
@@ -79,14 +77,15 @@ def run_simulation(
         for d in range(deals):
             deal_seed = rng.getrandbits(63)
             deal = FrenchDeal.new(rules, dealer=d % n, rng=deal_seed)
-            while not deal.is_over():
-                deal.apply(bot.choose(None, deal.legal_actions()))
+            deal.play_out(rng)
             problems = broken_invariants(deal)
             if problems:
                 broken.append({"deal": d, "seed": deal_seed, "problems": problems})
                 if save_failures is not None:
                     save_failures.mkdir(parents=True, exist_ok=True)
-                    (save_failures / f"deal-{d}.json").write_text(write_record(deal, deal_seed))
+                    (save_failures / f"deal-{d}.json").write_text(
+                        write_record(deal, deal_seed), encoding="utf-8"
+                    )
             summary = deal.summary
             if summary is None:
                 outcomes["petit sec" if deal.outcome.startswith("petit sec") else "all passed"] += 1

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
 from itertools import accumulate
 
@@ -52,7 +54,6 @@ def _deal(rules: Rules, dealer: int, deck: list[int], rng: random.Random) -> tup
     n = rules.players
     if n not in HAND_SIZE:
         raise RulesError(f"the French deal needs 3, 4 or 5 players, not {n}")
-    step = seat_step(rules)
     if rules.deal_scheme == "seed000":
         if n == 5:
             raise RulesError("deal_scheme=seed000 deals a 6-card kitty: it needs 3 or 4 players")
@@ -61,19 +62,37 @@ def _deal(rules: Rules, dealer: int, deck: list[int], rng: random.Random) -> tup
         size = 6
     else:
         size = PACKET_SIZE[n]
-        packets = n * HAND_SIZE[n] // size
-        gaps = sorted(rng.sample(range(packets - 1), CHIEN_SIZE[n]))
+        gaps = _distinct(rng, n * HAND_SIZE[n] // size - 1, CHIEN_SIZE[n])
         positions = [(g + 1) * size + i for i, g in enumerate(gaps)]
         chien = _mask([deck[p] for p in positions])
         body = list(deck)
         for p in reversed(positions):
             del body[p]
     hands = [0] * n
-    stride = n * size
-    for i in range(n):
-        seat = (dealer + step * (i + 1)) % n
-        hands[seat] = sum(_mask(body[i * size + t :: stride]) for t in range(size))
+    step = seat_step(rules)
+    for i, take in enumerate(_packet_getters(n, size)):
+        hands[(dealer + step * (i + 1)) % n] = sum(map(BIT.__getitem__, take(body)))
     return hands, chien
+
+
+def _distinct(rng: random.Random, population: int, k: int) -> list[int]:
+    """``k`` distinct numbers below ``population``, uniformly, in increasing order."""
+    chosen: set[int] = set()
+    draw = rng.random
+    while len(chosen) < k:
+        chosen.add(int(draw() * population))
+    return sorted(chosen)
+
+
+@functools.cache
+def _packet_getters(n: int, size: int) -> list[operator.itemgetter[int]]:
+    """For the i-th player from the dealer's right, a getter of his cards from the dealt body."""
+    stride = n * size
+    total = n * HAND_SIZE[n]
+    return [
+        operator.itemgetter(*[p for start in range(i * size, total, stride) for p in range(start, start + size)])
+        for i in range(n)
+    ]
 
 
 def _mask(cards: list[int]) -> int:

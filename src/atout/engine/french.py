@@ -19,6 +19,7 @@ and :attr:`FrenchDeal.events`.
 
 from __future__ import annotations
 
+import functools
 import random
 from enum import StrEnum
 
@@ -122,15 +123,18 @@ class FrenchDeal:
         "_bid_order",
         "_contract_ids",
         "_debts",
+        "_excuse_early",
         "_excuse_won_last",
+        "_highest_bid",
+        "_next",
+        "_orders",
+        "_poignee_sizes",
         "_first_card_pending",
         "_legal",
         "_log",
         "_scores",
         "_sides_public",
         "_summary",
-        "best_card",
-        "best_seat",
         "bids",
         "called_card",
         "chelem_announced",
@@ -154,7 +158,7 @@ class FrenchDeal:
         "rules",
         "step",
         "taker",
-        "top_trump",
+        "trick_mask",
         "trick_cards",
         "trick_leader",
         "trick_no",
@@ -164,13 +168,16 @@ class FrenchDeal:
     )
 
     # ------------------------------------------------------------------ creation
-    def __init__(self, rules: Rules, dealer: int, hands: list[int], chien: int) -> None:
+    def __init__(
+        self, rules: Rules, dealer: int, hands: list[int], chien: int, *, _checked: bool = False
+    ) -> None:
         """Start a deal from dealt cards (masks by seat, and the chien)."""
-        check_engine_rules(rules)
         n = rules.players
-        if not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
-        _check_dealt(n, hands, chien)
+        if not _checked:
+            check_engine_rules(rules)
+            if not 0 <= dealer < n:
+                raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+            _check_dealt(n, hands, chien)
         self.rules = rules
         self.n = n
         self.n_tricks = HAND_SIZE[n]
@@ -184,6 +191,11 @@ class FrenchDeal:
         self._log: list[tuple[str, int | None, object, int | None]] = []
         self.bids: list[tuple[int, str]] = []
         self._contract_ids = [BID_NAMES.index(c) for c in rules.contracts]
+        self._highest_bid = 0
+        self._poignee_sizes = rules.poignee_levels(n)
+        self._excuse_early = rules.excuse_last_trick == "must_play_before_last"
+        self._orders = _seat_orders(n, self.step)
+        self._next = [order[1] for order in self._orders]
         first = -self.step if rules.first_bidder == "dealer_left" else self.step
         self._bid_order = [(dealer + first * (i + 1)) % n for i in range(n)]
         self.taker = -1
@@ -200,9 +212,7 @@ class FrenchDeal:
         self.trick_cards: list[int] = []
         self.trick_leader = -1
         self.led_suit = -1
-        self.best_card = -1
-        self.best_seat = -1
-        self.top_trump = -1
+        self.trick_mask = 0
         self.trick_no = 0
         self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         self.trick_winners: list[int] = []
@@ -225,8 +235,10 @@ class FrenchDeal:
         check_engine_rules(rules)
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
+        if not 0 <= dealer < rules.players:
+            raise ValueError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer}")
         hands, chien = deal_cards(rules, dealer, rng)
-        return cls(rules, dealer, hands, chien)
+        return cls(rules, dealer, hands, chien, _checked=True)
 
     def clone(self) -> FrenchDeal:
         """An independent copy (lists copied; cards and rules are immutable)."""
@@ -272,9 +284,11 @@ class FrenchDeal:
         return action in self.legal_actions()
 
     def legal_play_mask(self) -> int:
-        """Mask of the cards the current player may play (RULES.md §3.8)."""
+        """Mask of the cards the current player may play (RULES.md §3.8); 0 outside card play."""
         if self._legal >= 0:
             return self._legal
+        if self.phase is not _PLAY:
+            return 0
         self._legal = legal = self._compute_legal_play_mask()
         return legal
 
@@ -291,18 +305,13 @@ class FrenchDeal:
         else:
             trumps = hand & TRUMPS_MASK
             if trumps:
-                higher = (
-                    trumps >> (self.top_trump + 1) << (self.top_trump + 1) if self.top_trump >= 0 else trumps
-                )
+                # must beat the highest trump already played, when able
+                top = (self.trick_mask & TRUMPS_MASK).bit_length()
+                higher = trumps >> top << top
                 legal = (higher or trumps) | (hand & EXCUSE_MASK)
             else:
                 legal = hand
-        if (
-            hand & EXCUSE_MASK
-            and self.rules.excuse_last_trick == "must_play_before_last"
-            and hand.bit_count() == 2
-            and not self._side_won_all(seat)
-        ):
+        if self._excuse_early and hand & EXCUSE_MASK and hand.bit_count() == 2 and not self._side_won_all(seat):
             return EXCUSE_MASK
         return legal
 
@@ -313,10 +322,9 @@ class FrenchDeal:
         allowed = hand & ~called_suit
         return allowed or hand
 
-    def trick_seat_order(self) -> list[int]:
+    def trick_seat_order(self) -> tuple[int, ...]:
         """The seats of the current trick, leader first (all n of them)."""
-        leader, step, n = self.trick_leader, self.step, self.n
-        return [(leader + step * i) % n for i in range(n)]
+        return self._orders[self.trick_leader] if self.trick_leader >= 0 else ()
 
     def _side_won_all(self, seat: int) -> bool:
         attack = self.is_attack(seat)
@@ -324,7 +332,7 @@ class FrenchDeal:
 
     def _biddable(self) -> list[int]:
         # RULES.md §3.4: each bid must be higher than the highest so far.
-        highest = max((BID_NAMES.index(b) for _, b in self.bids), default=0)
+        highest = self._highest_bid
         return [i for i in self._contract_ids if i > highest]
 
     def _callable_mask(self) -> int:
@@ -357,9 +365,11 @@ class FrenchDeal:
 
     def _poignee_levels(self, seat: int) -> list[int]:
         trumps = self._poignee_pool(seat).bit_count()
+        if trumps + 1 < self._poignee_sizes[0]:
+            return []
         excuse = bool(self.hands[seat] & EXCUSE_MASK)
-        levels = self.rules.poignee_levels(self.n)
-        return [i + 1 for i, size in enumerate(levels) if trumps >= size or (excuse and trumps == size - 1)]
+        sizes = self._poignee_sizes
+        return [i + 1 for i, size in enumerate(sizes) if trumps >= size or (excuse and trumps == size - 1)]
 
     def poignee_cards(self, seat: int, level: int) -> int:
         """The cards shown for a poignée: the required number of trumps, trumps already
@@ -414,6 +424,43 @@ class FrenchDeal:
                 return
         raise self._explain_illegal(action)
 
+    def play_out(self, rng: random.Random) -> None:
+        """Finish the deal with uniformly random legal actions, as fast as the engine goes.
+
+        Each decision draws one number: the k-th legal action (in increasing order) for
+        ``k = int(rng.random() * number of legal actions)``, exactly what a driver of
+        :meth:`legal_actions` and :meth:`apply` with the same draws would choose. Card play
+        skips building action lists; every transition is the one :meth:`apply` makes.
+        """
+        draw = rng.random
+        history = self.history
+        self._legal = -1
+        while True:
+            phase = self.phase
+            if phase is _PLAY:
+                legal = self._compute_legal_play_mask()
+                k = int(draw() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal & -legal).bit_length() - 1
+                history.append(card)
+                self._play(card)
+            elif phase is _END:
+                return
+            elif phase is _DISCARD:
+                legal = self._discard_mask()
+                k = int(draw() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal & -legal).bit_length() - 1
+                history.append(DISCARD_BASE + card)
+                self._discard(card)
+            else:
+                actions = self.legal_actions()
+                self.apply(actions[int(draw() * len(actions))])
+
     def parse(self, text: str) -> Action:
         """Read an action from words; a bare card means the current phase's card verb."""
         return parse_action(text, _CARD_VERB.get(self.phase, "play"))
@@ -433,6 +480,8 @@ class FrenchDeal:
         seat = self.current_player
         name = BID_NAMES[index]
         self.bids.append((seat, name))
+        if index:
+            self._highest_bid = index
         self._log.append(("bid", seat, name, None))
         if len(self.bids) < self.n:
             self.current_player = self._bid_order[len(self.bids)]
@@ -486,6 +535,7 @@ class FrenchDeal:
             leader = self.taker
         else:
             leader = (self.dealer + self.step) % self.n
+        self.trick_leader = leader
         self._begin_turn(leader)
 
     def _begin_turn(self, seat: int) -> None:
@@ -506,32 +556,21 @@ class FrenchDeal:
         self.phase = _PLAY
 
     def _play(self, card: int) -> None:
+        # The hot path: keep it to the state that legality and the trick winner need.
         seat = self.current_player
-        self.hands[seat] ^= BIT[card]
+        bit = BIT[card]
+        self.hands[seat] ^= bit
         self._log.append(("play", seat, card, None))
         cards = self.trick_cards
-        if not cards:
-            self.trick_leader = seat
         cards.append(card)
+        self.trick_mask |= bit
+        if self.led_suit < 0 and card != EXCUSE:
+            self.led_suit = SUIT_OF[card]
         if card == self.called_card and not self._sides_public:
             self._sides_public = True
             self._log.append(("partner", seat, card, None))
-        if card >= PETIT:
-            if card != EXCUSE:
-                if card > self.top_trump:
-                    self.top_trump = self.best_card = card
-                    self.best_seat = seat
-                if self.led_suit < 0:
-                    self.led_suit = TRUMP
-        elif self.led_suit < 0:
-            self.led_suit = card // 14
-            self.best_card = card
-            self.best_seat = seat
-        elif self.top_trump < 0 and card // 14 == self.led_suit and card > self.best_card:
-            self.best_card = card
-            self.best_seat = seat
         if len(cards) < self.n:
-            nxt = (seat + self.step) % self.n
+            nxt = self._next[seat]
             if self._first_card_pending[nxt]:
                 self._begin_turn(nxt)
             else:
@@ -541,11 +580,14 @@ class FrenchDeal:
 
     def _finish_trick(self) -> None:
         cards = self.trick_cards
-        seats = self.trick_seat_order()
-        winner = self.best_seat
-        last = self.trick_no == self.n_tricks - 1
-        trick_mask = sum(map(BIT.__getitem__, cards))
+        seats = self._orders[self.trick_leader]
+        trick_mask = self.trick_mask
+        # the highest trump wins, else the highest card of the suit led (RULES.md §3.8)
+        trumps = trick_mask & TRUMPS_MASK
+        best = (trumps or trick_mask & SUIT_MASKS[self.led_suit]).bit_length() - 1
+        winner = seats[cards.index(best)]
         if trick_mask & EXCUSE_MASK:
+            last = self.trick_no == self.n_tricks - 1
             owner = seats[cards.index(EXCUSE)]
             if last and cards[0] == EXCUSE and self._side_won_all(owner):
                 # RULES.md §3.9 slam exception: the Excuse led to the last trick wins it.
@@ -559,15 +601,14 @@ class FrenchDeal:
                 self._log.append(("excuse_kept", owner, winner, None))
             # in the last trick (no slam) the Excuse changes camp: it stays in the trick
         self.won[winner] |= trick_mask
-        self.tricks.append((tuple(seats), tuple(cards), winner))
+        self.tricks.append((seats, tuple(cards), winner))
         self.trick_winners.append(winner)
         self._log.append(("trick", winner, self.trick_no, None))
         self.trick_no += 1
         self.trick_cards = []
+        self.trick_mask = 0
         self.led_suit = -1
-        self.best_card = -1
-        self.best_seat = -1
-        self.top_trump = -1
+        self.trick_leader = winner
         if self._debts and self._sides_public:
             self._settle_debts()
         if self.trick_no == self.n_tricks:
@@ -603,17 +644,16 @@ class FrenchDeal:
         self._sides_public = True
         if self._debts:
             self._settle_debts(final=True)
-        taker = self.taker
-        attack_pile = self.won[taker] | (self.won[self.partner] if self.partner >= 0 else 0) | self.ecart
-        if self.contract == "garde_sans":
-            attack_pile |= self.chien
-        last_winner = self.trick_winners[-1]
+        taker, partner, winners = self.taker, self.partner, self.trick_winners
+        attack_pile = self.attack_pile()
+        # petit au bout (RULES.md §3.13): the Petit in the last trick, or in the penultimate
+        # one when the Excuse won the last trick of a slam (§3.9)
         pab_seat = -1
-        if self.tricks[-1][1].count(PETIT):
-            pab_seat = last_winner
+        if PETIT in self.tricks[-1][1]:
+            pab_seat = winners[-1]
         elif self._excuse_won_last and PETIT in self.tricks[-2][1]:
-            pab_seat = self.trick_winners[-2]
-        attack_tricks = sum(1 for w in self.trick_winners if self.is_attack(w))
+            pab_seat = winners[-2]
+        attack_tricks = winners.count(taker) + (winners.count(partner) if partner >= 0 else 0)
         won_by: Side | None = None
         if attack_tricks == self.n_tricks:
             won_by = "attack"
@@ -626,7 +666,7 @@ class FrenchDeal:
             contract=self.contract,
             oudlers=count_bouts(attack_pile),
             half_points=half_points(attack_pile),
-            partner=self.partner if self.partner >= 0 else None,
+            partner=partner if partner >= 0 else None,
             petit_au_bout=None if pab_seat < 0 else ("attack" if self.is_attack(pab_seat) else "defense"),
             poignees=tuple(
                 PoigneeDeclared("attack" if self.is_attack(s) else "defense", POIGNEE_NAMES[lv], s)  # type: ignore[arg-type]
@@ -791,6 +831,12 @@ _LIST_SLOTS = (
     "won",
 )
 _SCALAR_SLOTS = tuple(name for name in FrenchDeal.__slots__ if name not in _LIST_SLOTS)
+
+
+@functools.cache
+def _seat_orders(n: int, step: int) -> list[tuple[int, ...]]:
+    """For each leader, the seats of a trick in playing order."""
+    return [tuple((lead + step * i) % n for i in range(n)) for lead in range(n)]
 
 
 def excuse_exchange_card(won: int, rule: str = "low") -> int:

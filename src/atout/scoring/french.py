@@ -139,6 +139,8 @@ def score_french(summary: FrenchSummary) -> list[int]:
     if summary.players not in (3, 4, 5):
         raise ValueError(f"score_french scores 3 to 5 players, not {summary.players}; use score_two_player")
     scores = distribute(summary, per_defender_unit(summary))
+    if not summary.misere:
+        return scores
     return [a + b for a, b in zip(scores, misere_transfers(summary), strict=True)]
 
 

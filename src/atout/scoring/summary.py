@@ -129,7 +129,8 @@ class FrenchSummary:
     @property
     def defense(self) -> tuple[int, ...]:
         """The seats in play that are not in the attack."""
-        return tuple(s for s in self.seats_in_play if s not in self.attack)
+        attack = self.attack
+        return tuple(s for s in range(self.players) if s != self.dead and s not in attack)
 
 
 @dataclass(frozen=True)
