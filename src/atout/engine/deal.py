@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
+from collections.abc import Callable
 from itertools import accumulate
 
 from atout.cards import BIT, N_CARDS, cards_of
@@ -85,7 +86,7 @@ def _distinct(rng: random.Random, population: int, k: int) -> list[int]:
 
 
 @functools.cache
-def _packet_getters(n: int, size: int) -> list[operator.itemgetter[int]]:
+def _packet_getters(n: int, size: int) -> list[Callable[[list[int]], tuple[int, ...]]]:
     """For the i-th player from the dealer's right, a getter of his cards from the dealt body."""
     stride = n * size
     total = n * HAND_SIZE[n]
