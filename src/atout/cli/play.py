@@ -114,6 +114,8 @@ def _ask(deal: FrenchDeal, view: SeatView, console: Console) -> Action | None:
             continue
         if not text:
             continue
+        if phase is Phase.POIGNEE and text.lower() in ("no", "n"):
+            text = "no_poignee"  # "no" alone means no chelem to the parser
         try:
             action = deal.parse(text)
         except ValueError as exc:

@@ -38,7 +38,7 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
     kind, data = event.kind, event.data
     if kind == "petit_sec":
         assert isinstance(data, int)
-        return f"{who} has the Petit alone (petit sec): {cards_markup(data)}. The deal is cancelled."
+        return f"{who} {_verb(who, 'has', 'have')} the Petit alone (petit sec): {cards_markup(data)}. The deal is cancelled."
     if kind == "bid":
         verb = ("pass", "bid") if who == "You" else ("passes", "bids")
         return (
@@ -50,7 +50,7 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
         return "Everyone passed: the deal is cancelled."
     if kind == "call":
         assert isinstance(data, int)
-        return f"{who} calls {card_markup(data)}."
+        return f"{who} {_verb(who, 'calls', 'call')} {card_markup(data)}."
     if kind == "chien":
         assert isinstance(data, int)
         return f"The chien: {cards_markup(data)}"
@@ -59,13 +59,13 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
         return f"{who} discard{'' if who == 'You' else 's'} {card_markup(data)}."
     if kind == "discard_shown":
         assert isinstance(data, int)
-        return f"{who} puts the trump {card_markup(data)} in the écart, face up."
+        return f"{who} {_verb(who, 'puts', 'put')} the trump {card_markup(data)} in the écart, face up."
     if kind == "chelem":
-        return f"{who} announces a [bold]chelem[/]!" if data else None
+        return f"{who} {_verb(who, 'announces', 'announce')} a [bold]chelem[/]!" if data else None
     if kind == "poignee":
         assert isinstance(data, tuple)
         level, shown = data
-        return f"{who} shows a {level} poignée: {cards_markup(shown)}"
+        return f"{who} {_verb(who, 'shows', 'show')} a {level} poignée: {cards_markup(shown)}"
     if kind == "play":
         assert isinstance(data, int)
         return f"{who} play{'' if who == 'You' else 's'} {card_markup(data)}"
@@ -75,7 +75,8 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
         assert isinstance(data, int)
         return f"Trick {data + 1} goes to {who}."
     if kind == "excuse_kept":
-        return f"{who} keep{'' if who == 'You' else 's'} the Excuse and owes a low card to {seat_name(data, you)}."  # type: ignore[arg-type]
+        assert isinstance(data, int)
+        return f"{who} {_verb(who, 'keeps', 'keep')} the Excuse and {_verb(who, 'owes', 'owe')} a low card to {seat_name(data, you)}."
     if kind == "excuse_paid":
         assert isinstance(data, tuple)
         card, to = data
@@ -83,6 +84,11 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
     if kind == "end" and isinstance(data, FrenchSummary):
         return summary_line(data)
     return None
+
+
+def _verb(who: str, third_person: str, second_person: str) -> str:
+    """The verb agreeing with ``who``: "You call", "Seat 2 calls"."""
+    return second_person if who == "You" else third_person
 
 
 def summary_line(summary: FrenchSummary) -> str:

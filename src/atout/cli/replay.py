@@ -20,9 +20,13 @@ def replay_command(
 ) -> None:
     """Replay a recorded deal and print it trick by trick."""
     try:
-        deal = replay(load_record(file))
+        record = load_record(file)  # its errors name the file already
     except RecordError as exc:
         fail(str(exc))
+    try:
+        deal = replay(record)
+    except RecordError as exc:
+        fail(f"{file}: {exc}")
     print_deal(deal, Console())
 
 

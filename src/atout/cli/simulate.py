@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from atout.cli.common import fail, rules_from_cli
+from atout.engine.deal import next_dealer
 from atout.engine.french import FrenchDeal
 from atout.engine.invariants import broken_invariants
 from atout.records import write_record
@@ -74,9 +75,11 @@ def run_simulation(
         transient=True,
     ) as bar:
         task = bar.add_task("deals", total=deals)
+        dealer = 0
         for d in range(deals):
             deal_seed = rng.getrandbits(63)
-            deal = FrenchDeal.new(rules, dealer=d % n, rng=deal_seed)
+            deal = FrenchDeal.new(rules, dealer=dealer, rng=deal_seed)
+            dealer = next_dealer(rules, dealer)
             deal.play_out(rng)
             problems = broken_invariants(deal)
             if problems:
