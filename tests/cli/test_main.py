@@ -1,0 +1,38 @@
+"""The ``atout`` command itself: its help lists the four commands, and ``python -m atout`` runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+COMMANDS = ("play", "score", "simulate", "replay")
+
+
+def test_help_lists_the_four_commands(atout: Any) -> None:
+    result = atout("--help")
+    assert result.exit_code == 0
+    for command in COMMANDS:
+        assert command in result.stdout
+
+
+def test_each_command_has_its_own_help(atout: Any) -> None:
+    for command in COMMANDS:
+        result = atout(command, "--help")
+        assert result.exit_code == 0, command
+        assert "Usage" in result.stdout and command in result.stdout
+
+
+def test_an_unknown_command_is_refused(atout: Any) -> None:
+    result = atout("deal")
+    assert result.exit_code == 2
+    assert "No such command" in result.stderr
+
+
+def test_python_dash_m_atout_runs_the_command_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "atout", "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    for command in COMMANDS:
+        assert command in done.stdout

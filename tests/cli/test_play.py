@@ -1,0 +1,223 @@
+"""``atout play``: one deal typed at the terminal against computer players.
+
+The deals are driven with scripted stdin: a long list of candidate answers (a bid, a chelem and a
+poignée answer, then every card of the pack in order, repeated). The illegal ones are refused with a
+message and the prompt comes again, so the deal always reaches its end."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from atout.cards import NAMES
+from atout.records import load_record, replay
+
+
+def answers(bid: str = "pass", rounds: int = 30) -> str:
+    """Candidate answers for every prompt, repeated ``rounds`` times."""
+    cycle = [bid, "no", "no_poignee", *NAMES]
+    return "\n".join(cycle * rounds) + "\n"
+
+
+def score_line(stdout: str) -> list[int]:
+    match = re.search(r"^Scores: (.*)$", stdout, re.MULTILINE)
+    assert match, stdout[-2000:]
+    return [int(v) for v in re.findall(r"[+-]\d+", match.group(1))]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_full_deal_ends_with_the_scores(atout: Any, players: int, seed: int) -> None:
+    result = atout("play", "--players", str(players), "--seed", str(seed), input=answers())
+    assert result.exit_code == 0, result.output[-2000:]
+    scores = score_line(result.stdout)
+    assert len(scores) == players and sum(scores) == 0
+    assert "You leave the table" not in result.stdout
+
+
+def test_illegal_answers_are_refused_and_the_prompt_repeats(atout: Any) -> None:
+    result = atout("play", "--seed", "1", input=answers())
+    out = result.stdout
+    assert "Not allowed: " in out
+    assert re.search(r"Not allowed: play \w+: seat 0 does not hold \w+ \(RULES\.md §3\.8", out)
+    # every refusal is followed by the same prompt again
+    assert out.count("Your card") > 18
+    assert "You play " in out
+
+
+def test_a_taker_calls_discards_and_declares_then_plays_to_the_end(atout: Any) -> None:
+    # seed 48: the computer players all pass after "garde", so you take with five players
+    result = atout("play", "--players", "5", "--seed", "48", input=answers(bid="garde"))
+    out = result.stdout
+    assert result.exit_code == 0
+    assert "You bid garde." in out
+    assert re.search(r"You call K\S+\.$", out, re.MULTILINE)
+    assert "Call a card" in out and "Discard a card" in out
+    assert len(re.findall(r"You discard \S+\.$", out, re.MULTILINE)) == 3
+    assert "Announce a chelem?" in out
+    assert len(score_line(out)) == 5
+
+
+def test_narration_speaks_to_you_in_the_second_person() -> None:
+    from atout.cli.render import describe_event
+    from atout.engine import Event
+
+    lines = {
+        kind: describe_event(Event(kind, 0, data), you=0)
+        for kind, data in [("call", 13), ("chelem", True), ("discard_shown", 60), ("excuse_kept", 2)]
+    }
+    assert all(line is not None and line.startswith("You ") for line in lines.values())
+    assert lines["call"] is not None and lines["call"].startswith("You call ")
+    assert lines["chelem"] == "You announce a [bold]chelem[/]!"
+    assert lines["discard_shown"] is not None and lines["discard_shown"].startswith("You put the trump ")
+    assert lines["excuse_kept"] == "You keep the Excuse and owe a low card to Seat 2."
+    assert describe_event(Event("call", 1, 13), you=0) == describe_event(Event("call", 1, 13))
+    assert str(describe_event(Event("excuse_kept", 1, 0), you=0)).endswith(
+        "keeps the Excuse and owes a low card to You."
+    )
+
+
+def test_quit_leaves_cleanly(atout: Any) -> None:
+    result = atout("play", "--seed", "1", input="quit\n")
+    assert result.exit_code == 0
+    assert "You leave the table." in result.stdout
+    assert "Scores" not in result.stdout
+    assert result.stderr == ""
+
+
+def test_end_of_input_leaves_cleanly(atout: Any) -> None:
+    result = atout("play", "--seed", "1", input="")
+    assert result.exit_code == 0
+    assert "You leave the table." in result.stdout
+    assert result.exception is None
+
+
+def test_an_unknown_word_shows_an_error_and_prompts_again(atout: Any) -> None:
+    result = atout("play", "--seed", "1", input="dance\nquit\n")
+    out = result.stdout
+    assert result.exit_code == 0
+    assert "not an action: 'dance'" in out
+    assert out.count("Your bid") == 2
+
+
+def test_help_and_hand_answer_without_acting(atout: Any) -> None:
+    result = atout("play", "--seed", "1", input="help\nhand\nquit\n")
+    out = result.stdout
+    assert "Type a card as rank then suit" in out
+    assert out.count("Your hand: ") == 2
+    assert out.count("Your bid") == 3
+
+
+def test_save_writes_a_record_that_replay_reads_back_with_the_same_scores(atout: Any, tmp_path: Path) -> None:
+    path = tmp_path / "mine.json"
+    result = atout("play", "--seed", "4", "--save", str(path), input=answers())
+    assert result.exit_code == 0
+    assert f"Record written to {path}" in " ".join(result.stdout.split())
+    played_scores = score_line(result.stdout)
+    record = load_record(path)
+    assert record["seed"] == 4
+    assert record["result"]["scores"] == played_scores
+    assert replay(record).scores() == played_scores
+    shown = atout("replay", str(path))
+    assert shown.exit_code == 0
+    assert score_line(shown.stdout) == played_scores
+
+
+def test_save_after_quitting_writes_a_record_of_the_unfinished_deal(atout: Any, tmp_path: Path) -> None:
+    path = tmp_path / "half.json"
+    result = atout("play", "--seed", "1", "--save", str(path), input="pass\nquit\n")
+    assert result.exit_code == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert "result" not in record
+    assert record["actions"][0] == "pass"
+    assert not replay(record).is_over()
+
+
+def test_the_same_seed_and_answers_play_the_same_deal(atout: Any) -> None:
+    first = atout("play", "--seed", "8", input=answers())
+    second = atout("play", "--seed", "8", input=answers())
+    assert first.stdout == second.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "4"], "--seat must be 0..3"),
+        (["--seat", "-1"], "--seat must be 0..3"),
+        (["--players", "3", "--seat", "3"], "--seat must be 0..2"),
+    ],
+)
+def test_a_bad_seat_exits_2(atout: Any, args: list[str], message: str) -> None:
+    result = atout("play", *args, input="quit\n")
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "7"], "error: players must be 2, 3, 4 or 5"),
+        (["--players", "2"], "error: the French deal engine plays 3, 4 or 5 players, not 2"),
+        (["-o", "nope=1"], "error: unknown option 'nope'"),
+    ],
+)
+def test_bad_rules_exit_2(atout: Any, args: list[str], message: str) -> None:
+    result = atout("play", *args, input="quit\n")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+
+
+def test_any_seat_may_play(atout: Any) -> None:
+    result = atout("play", "--seat", "2", "--seed", "1", input=answers())
+    assert result.exit_code == 0
+    scores = score_line(result.stdout)
+    assert len(scores) == 4
+    assert "You " in result.stdout.split("Scores: ")[1].split(",")[2]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_play_in_a_real_terminal_prompts_and_quits() -> None:
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "atout", "play", "--seed", "1"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env={**os.environ, "TERM": "xterm", "COLUMNS": "120"},
+        close_fds=True,
+    )
+    os.close(follower)
+    seen = b""
+
+    def read_until(marker: bytes, timeout: float = 30.0) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while marker not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 0.2)
+            if ready:
+                try:
+                    seen += os.read(leader, 4096)
+                except OSError:
+                    break
+        assert marker in seen, seen[-500:]
+
+    try:
+        read_until(b"Your bid")
+        os.write(leader, b"quit\n")
+        read_until(b"You leave the table.")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
