@@ -88,3 +88,25 @@ def test_dealt_cards_are_checked() -> None:
         FrenchDeal(Rules(), 0, [hands[0] | hands[1], 0, hands[2], hands[3]], deal.chien)
     with pytest.raises(ValueError, match="dealer"):
         FrenchDeal(Rules(), 7, hands, deal.chien)
+
+
+def test_lowest_card_deals_and_the_excuse_draws_again_3_1() -> None:
+    from atout.cards import EXCUSE, parse_card
+    from atout.engine.deal import choose_first_dealer, draw_rank
+
+    assert min(range(78), key=draw_rank) == parse_card("1C")  # ♣1 is the lowest card
+    assert draw_rank(parse_card("1S")) > draw_rank(parse_card("1H")) > draw_rank(parse_card("1D"))
+    assert draw_rank(parse_card("T1")) > draw_rank(parse_card("KS"))
+    for seed in range(200):
+        dealer, draws = choose_first_dealer(4, random.Random(seed))
+        final = {seat: card for seat, card in draws}
+        assert EXCUSE not in final.values()
+        assert dealer == min(final, key=lambda s: draw_rank(final[s]))
+        assert {seat for seat, _ in draws} == {0, 1, 2, 3}
+
+
+def test_the_deal_passes_to_the_right_3_1() -> None:
+    from atout.engine.deal import next_dealer
+
+    assert [next_dealer(Rules(), d) for d in range(4)] == [1, 2, 3, 0]
+    assert next_dealer(Rules(play_direction="clockwise"), 0) == 3

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from itertools import accumulate
 
-from atout.cards import BIT, N_CARDS, cards_of
+from atout.cards import BIT, EXCUSE, N_CARDS, PETIT, cards_of
 from atout.rules import Rules, RulesError
 
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
@@ -91,7 +91,9 @@ def _packet_getters(n: int, size: int) -> list[Callable[[list[int]], tuple[int, 
     stride = n * size
     total = n * HAND_SIZE[n]
     return [
-        operator.itemgetter(*[p for start in range(i * size, total, stride) for p in range(start, start + size)])
+        operator.itemgetter(
+            *[p for start in range(i * size, total, stride) for p in range(start, start + size)]
+        )
         for i in range(n)
     ]
 
@@ -107,3 +109,35 @@ def deal_order_check(hands: list[int], chien: int) -> bool:
     return (
         total.bit_count() == N_CARDS and sum(len(cards_of(h)) for h in hands) + chien.bit_count() == N_CARDS
     )
+
+
+def draw_rank(card: int) -> int:
+    """Rank of a card in the draw for the first dealer (RULES.md §3.1): trumps above suits,
+    suits by rank with ties broken ♠ > ♥ > ♦ > ♣, so the ♣1 is the lowest card."""
+    if card >= PETIT:
+        return 100 + card
+    suit, rank = divmod(card, 14)
+    return rank * 4 + (3 - suit)
+
+
+def choose_first_dealer(players: int, rng: random.Random) -> tuple[int, list[tuple[int, int]]]:
+    """Everyone draws a card; the lowest deals, and whoever draws the Excuse draws again.
+
+    Returns the dealer and the draws as ``(seat, card)`` in order.
+    """
+    deck = shuffled_deck(rng)
+    draws: list[tuple[int, int]] = []
+    drawn: dict[int, int] = {}
+    for seat in range(players):
+        card = deck.pop()
+        draws.append((seat, card))
+        while card == EXCUSE:
+            card = deck.pop()
+            draws.append((seat, card))
+        drawn[seat] = card
+    return min(drawn, key=lambda s: draw_rank(drawn[s])), draws
+
+
+def next_dealer(rules: Rules, dealer: int) -> int:
+    """The deal passes to the right each hand, also after a cancelled deal (RULES.md §3.1, §3.3)."""
+    return (dealer + seat_step(rules)) % rules.players
