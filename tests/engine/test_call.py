@@ -79,6 +79,15 @@ def test_self_call_means_the_taker_plays_alone_4_3(make_deal: MakeDeal, act: Act
     assert deal.partner == -1 and deal.phase is Phase.CHELEM
 
 
+def test_a_self_call_is_revealed_when_the_taker_plays_the_card_4_3(make_deal: MakeDeal, act: Act) -> None:
+    deal = make_deal(players=5, hands={0: "KS T21 T20"})
+    act(deal, "garde_sans", "pass", "pass", "pass", "pass", "call KS", "no_chelem")
+    assert deal.partner == -1 and deal.view(0).partner is None
+    act(deal, "KS")
+    assert [e.seat for e in deal.events if e.kind == "alone"] == [0]
+    assert not any(e.kind == "partner" for e in deal.events)
+
+
 def test_the_partner_is_revealed_when_the_called_card_is_played_4_3(make_deal: MakeDeal, act: Act) -> None:
     partner_hand = "KH 1S 2S 3S 4S 5S 6S 7S 8S 9S 10S JS 1C 2C 3C"
     deal = make_deal(players=5, hands={0: "T21 T20 1D", 1: partner_hand})

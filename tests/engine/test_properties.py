@@ -129,7 +129,7 @@ def mentioned_cards(view: SeatView) -> int:
             mask |= 1 << card
     for event in view.events:
         data = event.data
-        if event.kind in ("play", "discard", "discard_shown", "partner"):
+        if event.kind in ("play", "discard", "discard_shown", "partner", "alone"):
             assert isinstance(data, int)
             mask |= 1 << data
         elif event.kind in ("chien", "petit_sec"):

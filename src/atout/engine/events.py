@@ -25,6 +25,7 @@ class Event(NamedTuple):
     ``poignee``         ``(level name, card mask shown)``
     ``play``            the card played
     ``partner``         the called card was played: ``seat`` is the partner
+    ``alone``           the taker played the card he called: he plays alone
     ``trick``           ``(trick number, winner seat)``
     ``excuse_kept``     ``winner seat``: the Excuse returns to its player, a low card is owed
     ``excuse_paid``     ``(card, to seat)``: the owed low card is handed over

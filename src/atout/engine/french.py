@@ -132,6 +132,7 @@ class FrenchDeal:
         "_next",
         "_orders",
         "_poignee_sizes",
+        "_reveal_card",
         "_scores",
         "_sides_public",
         "_summary",
@@ -203,6 +204,7 @@ class FrenchDeal:
         self.called_card = -1
         self.partner = -1
         self._sides_public = n < 5
+        self._reveal_card = -1
         self.ecart = 0
         self.discards_left = 0
         self.chelem_announced = False
@@ -311,7 +313,12 @@ class FrenchDeal:
                 legal = (higher or trumps) | (hand & EXCUSE_MASK)
             else:
                 legal = hand
-        if self._excuse_early and hand & EXCUSE_MASK and hand.bit_count() == 2 and not self._side_won_all(seat):
+        if (
+            self._excuse_early
+            and hand & EXCUSE_MASK
+            and hand.bit_count() == 2
+            and not self._side_won_all(seat)
+        ):
             return EXCUSE_MASK
         return legal
 
@@ -503,6 +510,7 @@ class FrenchDeal:
         self._log.append(("call", self.taker, card, None))
         holder = next((s for s in range(self.n) if self.hands[s] >> card & 1), -1)
         self.partner = holder if holder != self.taker else -1
+        self._reveal_card = card
         self._after_call()
 
     def _after_call(self) -> None:
@@ -510,6 +518,7 @@ class FrenchDeal:
             self._log.append(("chien", None, self.chien, None))
             if self.called_card >= 0 and self.chien >> self.called_card & 1:
                 self._sides_public = True
+                self._reveal_card = -1
             self.hands[self.taker] |= self.chien
             self.discards_left = CHIEN_SIZE[self.n]
             self.phase = _DISCARD
@@ -566,9 +575,11 @@ class FrenchDeal:
         self.trick_mask |= bit
         if self.led_suit < 0 and card != EXCUSE:
             self.led_suit = SUIT_OF[card]
-        if card == self.called_card and not self._sides_public:
+        if card == self._reveal_card:
+            # the called card shows the partner, or that the taker called himself
             self._sides_public = True
-            self._log.append(("partner", seat, card, None))
+            self._reveal_card = -1
+            self._log.append(("alone" if seat == self.taker else "partner", seat, card, None))
         if len(cards) < self.n:
             nxt = self._next[seat]
             if self._first_card_pending[nxt]:
@@ -615,7 +626,6 @@ class FrenchDeal:
             self._finish_deal()
         else:
             self.current_player = winner
-            self.phase = _PLAY
 
     def _settle_debts(self, final: bool = False) -> None:
         pending = []
