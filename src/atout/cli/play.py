@@ -61,7 +61,7 @@ def play_command(
             save.write_text(write_record(deal, seed), encoding="utf-8")
         except OSError as exc:
             fail(f"{save}: {exc.strerror}")
-        console.print(f"Record written to {save}")
+        console.print(f"Record written to {save}", soft_wrap=True)
     if not finished:
         raise typer.Exit(0)
 

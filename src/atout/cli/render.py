@@ -69,6 +69,8 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
     if kind == "play":
         assert isinstance(data, int)
         return f"{who} play{'' if who == 'You' else 's'} {card_markup(data)}"
+    if kind == "alone":
+        return f"{who} called {'yourself' if who == 'You' else 'himself'}: the taker plays alone."
     if kind == "partner":
         return f"{who} {'are' if who == 'You' else 'is'} the called partner."
     if kind == "trick":
