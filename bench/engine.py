@@ -193,9 +193,33 @@ def run_mask_driver(players: int, deals: int, seed: int) -> tuple[float, int, Co
     return time.perf_counter() - start, decisions, outcomes, checksum
 
 
+def run_playout_driver(players: int, deals: int, seed: int) -> tuple[float, int, Counter[str], int]:
+    """Random deals finished by ``FrenchDeal.play_out``: (seconds, decisions, outcomes, checksum).
+
+    ``play_out`` draws one number per decision exactly as the list driver does, so it plays the
+    same deals; it is the engine's own loop for simulations and rollouts.
+    """
+    rules = Rules(players=players)
+    rng = random.Random(seed)
+    new = FrenchDeal.new
+    decisions = 0
+    checksum = 0
+    outcomes: Counter[str] = Counter()
+    start = time.perf_counter()
+    for d in range(deals):
+        deal = new(rules, dealer=d % players, rng=rng)
+        deal.play_out(rng)
+        scores = deal.scores()
+        decisions += len(deal.history)
+        checksum = (checksum * 31 + scores[0] + 7 * len(deal.history)) % (1 << 61)
+        outcomes[_outcome_kind(deal.outcome)] += 1
+    return time.perf_counter() - start, decisions, outcomes, checksum
+
+
 DRIVERS: dict[str, Callable[[int, int, int], tuple[float, int, Counter[str], int]]] = {
     "list": run_list_driver,
     "mask": run_mask_driver,
+    "playout": run_playout_driver,
 }
 
 
@@ -417,7 +441,7 @@ def print_report(
         for b in deal_runs
         if a.players == b.players and a.driver != b.driver
     )
-    console.print(f"list and mask drivers played the same deals: {'yes' if same else 'NO'}")
+    console.print(f"the list, mask and playout drivers played the same deals: {'yes' if same else 'NO'}")
 
     table = Table(title=f"Legal-move generation ({positions} play positions from 3/4/5-player deals)")
     for name in ("method", "call", "calls", "calls/s", "ns/call"):
