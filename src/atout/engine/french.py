@@ -191,14 +191,11 @@ class FrenchDeal:
         self.history: list[int] = []
         self._log: list[tuple[str, int | None, object, int | None]] = []
         self.bids: list[tuple[int, str]] = []
-        self._contract_ids = [BID_NAMES.index(c) for c in rules.contracts]
+        self._contract_ids, self._poignee_sizes, self._orders, bid_orders = _table_of(rules)
         self._highest_bid = 0
-        self._poignee_sizes = rules.poignee_levels(n)
         self._excuse_early = rules.excuse_last_trick == "must_play_before_last"
-        self._orders = _seat_orders(n, self.step)
         self._next = [order[1] for order in self._orders]
-        first = -self.step if rules.first_bidder == "dealer_left" else self.step
-        self._bid_order = [(dealer + first * (i + 1)) % n for i in range(n)]
+        self._bid_order = bid_orders[dealer]
         self.taker = -1
         self.contract: str | None = None
         self.called_card = -1
@@ -569,7 +566,7 @@ class FrenchDeal:
         seat = self.current_player
         bit = BIT[card]
         self.hands[seat] ^= bit
-        self._log.append(("play", seat, card, None))
+        self._log.append(_PLAY_EVENTS[seat][card])
         cards = self.trick_cards
         cards.append(card)
         self.trick_mask |= bit
@@ -614,7 +611,7 @@ class FrenchDeal:
         self.won[winner] |= trick_mask
         self.tricks.append((seats, tuple(cards), winner))
         self.trick_winners.append(winner)
-        self._log.append(("trick", winner, self.trick_no, None))
+        self._log.append(_TRICK_EVENTS[winner][self.trick_no])
         self.trick_no += 1
         self.trick_cards = []
         self.trick_mask = 0
@@ -844,9 +841,21 @@ _SCALAR_SLOTS = tuple(name for name in FrenchDeal.__slots__ if name not in _LIST
 
 
 @functools.cache
-def _seat_orders(n: int, step: int) -> list[tuple[int, ...]]:
-    """For each leader, the seats of a trick in playing order."""
-    return [tuple((lead + step * i) % n for i in range(n)) for lead in range(n)]
+def _table_of(
+    rules: Rules,
+) -> tuple[list[int], tuple[int, int, int], list[tuple[int, ...]], list[list[int]]]:
+    """What a deal derives from its rules, worked out once per rules: the bids allowed,
+    the poignée sizes, the seats of a trick for each leader and the bidding order for each dealer."""
+    n, step = rules.players, seat_step(rules)
+    orders = [tuple((lead + step * i) % n for i in range(n)) for lead in range(n)]
+    first = -step if rules.first_bidder == "dealer_left" else step
+    bid_orders = [[(dealer + first * (i + 1)) % n for i in range(n)] for dealer in range(n)]
+    return [BID_NAMES.index(c) for c in rules.contracts], rules.poignee_levels(n), orders, bid_orders
+
+
+# Events logged on every card and trick, made once (an event is an immutable tuple).
+_PLAY_EVENTS = [[("play", seat, card, None) for card in range(78)] for seat in range(5)]
+_TRICK_EVENTS = [[("trick", seat, number, None) for number in range(24)] for seat in range(5)]
 
 
 def excuse_exchange_card(won: int, rule: str = "low") -> int:
