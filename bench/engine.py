@@ -139,66 +139,39 @@ def _outcome_kind(outcome: str) -> str:
     return outcome.split(":")[0].split(";")[0]
 
 
-def run_list_driver(players: int, deals: int, seed: int) -> tuple[float, int, Counter[str], int]:
-    """Random deals through ``legal_actions``/``apply``: (seconds, decisions, outcomes, checksum)."""
-    rules = Rules(players=players)
-    rng = random.Random(seed)
+Finisher = Callable[[FrenchDeal, random.Random], None]
+
+
+def _finish_with_lists(deal: FrenchDeal, rng: random.Random) -> None:
+    """Every decision from ``legal_actions()`` and ``apply()``."""
     draw = rng.random
-    new = FrenchDeal.new
-    decisions = 0
-    checksum = 0
-    outcomes: Counter[str] = Counter()
-    start = time.perf_counter()
-    for d in range(deals):
-        deal = new(rules, dealer=d % players, rng=rng)
-        while not deal.is_over():
+    while not deal.is_over():
+        legal = deal.legal_actions()
+        deal.apply(legal[int(draw() * len(legal))])
+
+
+def _finish_with_masks(deal: FrenchDeal, rng: random.Random) -> None:
+    """Card play from the ``legal_play_mask()`` bitset; the k-th set bit is the k-th entry of
+    ``legal_actions()``, so the same draws play the same deal as :func:`_finish_with_lists`."""
+    draw = rng.random
+    while not deal.is_over():
+        if deal.phase is PLAY:
+            mask = deal.legal_play_mask()
+            for _ in range(int(draw() * mask.bit_count())):
+                mask &= mask - 1
+            deal.apply((mask & -mask).bit_length() - 1)
+        else:
             legal = deal.legal_actions()
             deal.apply(legal[int(draw() * len(legal))])
-        scores = deal.scores()
-        decisions += len(deal.history)
-        checksum = (checksum * 31 + scores[0] + 7 * len(deal.history)) % (1 << 61)
-        outcomes[_outcome_kind(deal.outcome)] += 1
-    return time.perf_counter() - start, decisions, outcomes, checksum
 
 
-def run_mask_driver(players: int, deals: int, seed: int) -> tuple[float, int, Counter[str], int]:
-    """Random deals, card play through ``legal_play_mask``: (seconds, decisions, outcomes, checksum).
-
-    The k-th set bit of the mask is the k-th entry of ``legal_actions()``, so with the same seed
-    this driver plays exactly the deals of :func:`run_list_driver`.
-    """
-    rules = Rules(players=players)
-    rng = random.Random(seed)
-    draw = rng.random
-    new = FrenchDeal.new
-    decisions = 0
-    checksum = 0
-    outcomes: Counter[str] = Counter()
-    start = time.perf_counter()
-    for d in range(deals):
-        deal = new(rules, dealer=d % players, rng=rng)
-        while not deal.is_over():
-            if deal.phase is PLAY:
-                mask = deal.legal_play_mask()
-                for _ in range(int(draw() * mask.bit_count())):
-                    mask &= mask - 1
-                deal.apply((mask & -mask).bit_length() - 1)
-            else:
-                legal = deal.legal_actions()
-                deal.apply(legal[int(draw() * len(legal))])
-        scores = deal.scores()
-        decisions += len(deal.history)
-        checksum = (checksum * 31 + scores[0] + 7 * len(deal.history)) % (1 << 61)
-        outcomes[_outcome_kind(deal.outcome)] += 1
-    return time.perf_counter() - start, decisions, outcomes, checksum
+def _finish_with_play_out(deal: FrenchDeal, rng: random.Random) -> None:
+    """``FrenchDeal.play_out``: the engine's own loop for simulations and rollouts (same draws)."""
+    deal.play_out(rng)
 
 
-def run_playout_driver(players: int, deals: int, seed: int) -> tuple[float, int, Counter[str], int]:
-    """Random deals finished by ``FrenchDeal.play_out``: (seconds, decisions, outcomes, checksum).
-
-    ``play_out`` draws one number per decision exactly as the list driver does, so it plays the
-    same deals; it is the engine's own loop for simulations and rollouts.
-    """
+def run_driver(finish: Finisher, players: int, deals: int, seed: int) -> tuple[float, int, Counter[str], int]:
+    """Random full deals finished by ``finish``: (seconds, decisions, outcomes, checksum)."""
     rules = Rules(players=players)
     rng = random.Random(seed)
     new = FrenchDeal.new
@@ -208,7 +181,7 @@ def run_playout_driver(players: int, deals: int, seed: int) -> tuple[float, int,
     start = time.perf_counter()
     for d in range(deals):
         deal = new(rules, dealer=d % players, rng=rng)
-        deal.play_out(rng)
+        finish(deal, rng)
         scores = deal.scores()
         decisions += len(deal.history)
         checksum = (checksum * 31 + scores[0] + 7 * len(deal.history)) % (1 << 61)
@@ -216,20 +189,20 @@ def run_playout_driver(players: int, deals: int, seed: int) -> tuple[float, int,
     return time.perf_counter() - start, decisions, outcomes, checksum
 
 
-DRIVERS: dict[str, Callable[[int, int, int], tuple[float, int, Counter[str], int]]] = {
-    "list": run_list_driver,
-    "mask": run_mask_driver,
-    "playout": run_playout_driver,
+DRIVERS: dict[str, Finisher] = {
+    "list": _finish_with_lists,
+    "mask": _finish_with_masks,
+    "playout": _finish_with_play_out,
 }
 
 
 def bench_deals(players: int, driver: str, deals: int, seed: int, repeats: int) -> DealRun:
-    run = DRIVERS[driver]
+    finish = DRIVERS[driver]
     times: list[float] = []
     decisions = checksum = 0
     outcomes: Counter[str] = Counter()
     for _ in range(repeats):
-        seconds, decisions, outcomes, checksum = run(players, deals, seed)
+        seconds, decisions, outcomes, checksum = run_driver(finish, players, deals, seed)
         times.append(seconds)
     return DealRun(players, driver, deals, times, decisions, dict(outcomes), checksum)
 

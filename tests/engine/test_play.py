@@ -26,6 +26,20 @@ VOID_HANDS = {
     3: f"{CLUBS} T8 T9 T11 T12",
 }
 VOID_CHIEN = "T13 T14 EX JS CS QS"
+# Seat 1 has neither spades nor trumps.
+NO_TRUMP_HANDS = {
+    0: f"{SPADES} T21 T20 T19 T18 T17 T16 T1 KS",
+    1: f"{HEARTS} 1D 2D 3D 4D",
+    2: "5D 6D 7D 8D 9D 10D JD CD QD KD T15 T5 T6 T7 T2 T3 T4 T10",
+    3: f"{CLUBS} T8 T9 T11 T12",
+}
+# Seat 0 leads the Excuse.
+EXCUSE_LEAD_HANDS = {
+    0: f"EX {SPADES} T21 T20 T19 T18 T17 T16 T1",
+    1: f"{HEARTS} T10 T2 T3 T4",
+    2: "KS 2D 3D 4D 5D 6D 7D 8D 9D 10D JD CD QD 1D T15 T5 T6 T7",
+    3: f"{CLUBS} T8 T9 T11 T12",
+}
 
 
 def legal_names(deal: FrenchDeal) -> set[str]:
@@ -88,25 +102,13 @@ def test_on_a_trump_lead_must_go_higher_when_able_3_8_step_4(make_deal: MakeDeal
 
 
 def test_with_no_trump_any_card_may_follow_a_trump_lead_3_8_step_4(make_deal: MakeDeal, act: Act) -> None:
-    hands = {
-        0: f"{SPADES} T21 T20 T19 T18 T17 T16 T1 KS",
-        1: f"{HEARTS} 1D 2D 3D 4D",
-        2: "5D 6D 7D 8D 9D 10D JD CD QD KD T15 T5 T6 T7 T2 T3 T4 T10",
-        3: f"{CLUBS} T8 T9 T11 T12",
-    }
-    deal = started(make_deal, act, hands, VOID_CHIEN)
+    deal = started(make_deal, act, NO_TRUMP_HANDS, VOID_CHIEN)
     act(deal, "T21")
     assert deal.legal_play_mask() == deal.hands[1]
 
 
 def test_void_without_trumps_may_play_any_card_3_8_step_3(make_deal: MakeDeal, act: Act) -> None:
-    hands = {
-        0: f"{SPADES} T21 T20 T19 T18 T17 T16 T1 KS",
-        1: f"{HEARTS} 1D 2D 3D 4D",
-        2: "5D 6D 7D 8D 9D 10D JD CD QD KD T15 T5 T6 T7 T2 T3 T4 T10",
-        3: f"{CLUBS} T8 T9 T11 T12",
-    }
-    deal = started(make_deal, act, hands, VOID_CHIEN)
+    deal = started(make_deal, act, NO_TRUMP_HANDS, VOID_CHIEN)
     act(deal, "1S")
     assert deal.legal_play_mask() == deal.hands[1]
     act(deal, "KH")  # a discard never wins
@@ -146,13 +148,7 @@ def test_highest_card_of_the_suit_led_wins_without_trumps_3_8(make_deal: MakeDea
 
 
 def test_excuse_led_lets_the_next_card_fix_the_suit_3_8_step_2(make_deal: MakeDeal, act: Act) -> None:
-    hands = {
-        0: f"EX {SPADES} T21 T20 T19 T18 T17 T16 T1",
-        1: f"{HEARTS} T10 T2 T3 T4",
-        2: "KS 2D 3D 4D 5D 6D 7D 8D 9D 10D JD CD QD 1D T15 T5 T6 T7",
-        3: f"{CLUBS} T8 T9 T11 T12",
-    }
-    deal = started(make_deal, act, hands, "T13 T14 KD JS CS QS")
+    deal = started(make_deal, act, EXCUSE_LEAD_HANDS, "T13 T14 KD JS CS QS")
     act(deal, "EX")
     assert deal.legal_play_mask() == deal.hands[1]  # any card after an Excuse lead
     act(deal, "3H")
@@ -164,13 +160,7 @@ def test_excuse_led_lets_the_next_card_fix_the_suit_3_8_step_2(make_deal: MakeDe
 
 
 def test_the_excuse_never_wins_an_ordinary_trick_3_8(make_deal: MakeDeal, act: Act) -> None:
-    hands = {
-        0: f"EX {SPADES} T21 T20 T19 T18 T17 T16 T1",
-        1: f"{HEARTS} T10 T2 T3 T4",
-        2: "KS 2D 3D 4D 5D 6D 7D 8D 9D 10D JD CD QD 1D T15 T5 T6 T7",
-        3: f"{CLUBS} T8 T9 T11 T12",
-    }
-    deal = started(make_deal, act, hands, "T13 T14 KD JS CS QS")
+    deal = started(make_deal, act, EXCUSE_LEAD_HANDS, "T13 T14 KD JS CS QS")
     act(deal, "EX", "1H", "T6", "T9")
     assert deal.trick_winners == [3]
 
