@@ -36,3 +36,17 @@ def test_python_dash_m_atout_runs_the_command_line() -> None:
     assert done.returncode == 0, done.stderr
     for command in COMMANDS:
         assert command in done.stdout
+
+
+def test_a_closed_pipe_ends_quietly_without_a_traceback() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "atout", "simulate", "--deals", "300", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader goes away before anything is written
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err
+    assert proc.returncode in (0, 1)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
 
 from atout.cli.play import play_command
@@ -23,5 +26,14 @@ app.command("replay")(replay_command)
 
 
 def main() -> None:
-    """Console entry point."""
-    app()
+    """Console entry point: an interrupt or a closed pipe ends quietly, without a traceback."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    except BrokenPipeError:
+        # the reader went away (e.g. `atout simulate --json | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
