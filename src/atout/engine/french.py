@@ -45,7 +45,6 @@ from atout.cards import (
     cards_of,
     count_bouts,
     half_points,
-    suit_card,
 )
 from atout.engine.actions import (
     ACTIONS,
@@ -74,7 +73,6 @@ from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
 from atout.scoring.summary import FrenchSummary, PoigneeDeclared, Side
 
-_HONOURS = KINGS_MASK | QUEENS_MASK | CAVALIERS_MASK | JACKS_MASK
 _DISCARDABLE_SUITS = PLAIN_SUITS_MASK & ~KINGS_MASK
 
 
@@ -264,11 +262,11 @@ class FrenchDeal:
         """Every legal action of the current player, in increasing order."""
         phase = self.phase
         if phase is _PLAY:
-            return [PLAY_ACTIONS[c] for c in cards_of(self.legal_play_mask())]
+            return _actions_of(self.legal_play_mask(), PLAY_ACTIONS)
         if phase is _BIDDING:
             return [PASS] + [ACTIONS[BID_BASE + i] for i in self._biddable()]
         if phase is _DISCARD:
-            return [DISCARD_ACTIONS[c] for c in cards_of(self._discard_mask())]
+            return _actions_of(self._discard_mask(), DISCARD_ACTIONS)
         if phase is _POIGNEE:
             return [POIGNEE_ACTIONS[0]] + [
                 POIGNEE_ACTIONS[lv] for lv in self._poignee_levels(self.current_player)
@@ -276,7 +274,7 @@ class FrenchDeal:
         if phase is _CHELEM:
             return [NO_CHELEM, ANNOUNCE_CHELEM]
         if phase is _CALL:
-            return [CALL_ACTIONS[c] for c in cards_of(self._callable_mask())]
+            return _actions_of(self._callable_mask(), CALL_ACTIONS)
         return []
 
     def is_legal(self, action: int) -> bool:
@@ -858,6 +856,16 @@ _PLAY_EVENTS = [[("play", seat, card, None) for card in range(78)] for seat in r
 _TRICK_EVENTS = [[("trick", seat, number, None) for number in range(24)] for seat in range(5)]
 
 
+def _actions_of(mask: int, table: tuple[Action, ...]) -> list[Action]:
+    """The actions of ``table`` for each card of ``mask``, lowest card first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(table[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
 def excuse_exchange_card(won: int, rule: str = "low") -> int:
     """The card a side hands over for its Excuse (RULES.md §3.9), or -1 if it has none yet.
 
@@ -896,4 +904,4 @@ def _check_dealt(n: int, hands: list[int], chien: int) -> None:
         raise ValueError(f"the chien must hold {CHIEN_SIZE[n]} cards and the deal all 78 cards")
 
 
-__all__ = ["FrenchDeal", "Phase", "check_engine_rules", "suit_card"]
+__all__ = ["FrenchDeal", "Phase", "check_engine_rules", "excuse_exchange_card"]
