@@ -68,6 +68,7 @@ from atout.engine.actions import (
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, deal_cards, seat_step
 from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event
+from atout.engine.tricks import legal_cards, winning_card
 from atout.engine.view import SeatView, TrickView
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
@@ -292,22 +293,9 @@ class FrenchDeal:
     def _compute_legal_play_mask(self) -> int:
         seat = self.current_player
         hand = self.hands[seat]
-        led = self.led_suit
-        if led < 0:
-            if self.trick_no == 0 and not self.trick_cards and self.called_card >= 0:
-                return self._first_lead_mask(hand)
-            legal = hand
-        elif led != TRUMP and hand & SUIT_MASKS[led]:
-            legal = (hand & SUIT_MASKS[led]) | (hand & EXCUSE_MASK)
-        else:
-            trumps = hand & TRUMPS_MASK
-            if trumps:
-                # must beat the highest trump already played, when able
-                top = (self.trick_mask & TRUMPS_MASK).bit_length()
-                higher = trumps >> top << top
-                legal = (higher or trumps) | (hand & EXCUSE_MASK)
-            else:
-                legal = hand
+        if self.called_card >= 0 and self.trick_no == 0 and not self.trick_cards:
+            return self._first_lead_mask(hand)
+        legal = legal_cards(hand, self.led_suit, self.trick_mask)
         if (
             self._excuse_early
             and hand & EXCUSE_MASK
@@ -588,10 +576,7 @@ class FrenchDeal:
         cards = self.trick_cards
         seats = self._orders[self.trick_leader]
         trick_mask = self.trick_mask
-        # the highest trump wins, else the highest card of the suit led (RULES.md §3.8)
-        trumps = trick_mask & TRUMPS_MASK
-        best = (trumps or trick_mask & SUIT_MASKS[self.led_suit]).bit_length() - 1
-        winner = seats[cards.index(best)]
+        winner = seats[cards.index(winning_card(trick_mask, self.led_suit))]
         if trick_mask & EXCUSE_MASK:
             last = self.trick_no == self.n_tricks - 1
             owner = seats[cards.index(EXCUSE)]
