@@ -263,13 +263,18 @@ class Rules:
     @classmethod
     def parse_assignments(cls, assignments: list[str], **base: Any) -> Rules:
         """Build rules from command-line ``name=value`` words (values in JSON or bare words)."""
-        options: dict[str, Any] = dict(base)
-        for word in assignments:
-            name, sep, text = word.partition("=")
-            if not sep or not name.strip():
-                raise RulesError(f"an option is written name=value, not {word!r}")
-            options[name.strip()] = _parse_value(text.strip())
-        return cls.from_options(options)
+        return cls.from_options({**base, **parse_option_words(assignments)})
+
+
+def parse_option_words(words: list[str]) -> dict[str, Any]:
+    """Command-line ``name=value`` words as option values (JSON, or bare words and true/false)."""
+    options: dict[str, Any] = {}
+    for word in words:
+        name, sep, text = word.partition("=")
+        if not sep or not name.strip():
+            raise RulesError(f"an option is written name=value, not {word!r}")
+        options[name.strip()] = _parse_value(text.strip())
+    return options
 
 
 @functools.cache

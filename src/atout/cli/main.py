@@ -9,6 +9,7 @@ import typer
 
 from atout.cli.play import play_command
 from atout.cli.replay import replay_command
+from atout.cli.rules import rules_command
 from atout.cli.score import score_command
 from atout.cli.simulate import simulate_command
 
@@ -23,6 +24,7 @@ app.command("play")(play_command)
 app.command("score")(score_command)
 app.command("simulate")(simulate_command)
 app.command("replay")(replay_command)
+app.command("rules")(rules_command)
 
 
 def main() -> None:

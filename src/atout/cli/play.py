@@ -10,7 +10,14 @@ import typer
 from rich.console import Console
 
 from atout.bots.random_bot import RandomBot
-from atout.cli.common import fail, rules_from_cli
+from atout.cli.common import (
+    GameOption,
+    OptionsOption,
+    PlayersOption,
+    RulesOption,
+    fail,
+    rules_from_cli,
+)
 from atout.cli.render import card_markup, cards_markup, describe_event, seat_name
 from atout.engine.actions import Action, ActionKind
 from atout.engine.errors import IllegalActionError
@@ -34,18 +41,19 @@ HELP = (
 
 
 def play_command(
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players (3, 4 or 5).")] = 4,
+    players: PlayersOption = None,
+    game: GameOption = None,
+    preset: RulesOption = "fft",
     seat: Annotated[
         int, typer.Option("--seat", help="Your seat, 0 to players-1; the dealer sits just before you.")
     ] = 0,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for a reproducible deal.")] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value (repeatable).")
-    ] = None,
+    option: OptionsOption = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the deal's record to this file.")] = None,
 ) -> None:
     """Play one deal against computer players, typing card names."""
-    rules = rules_from_cli(players, option)
+    rules = rules_from_cli(players, option, preset, game)
+    players = rules.players
     if not 0 <= seat < players:
         fail(f"--seat must be 0..{players - 1}")
     rng = random.Random(seed)

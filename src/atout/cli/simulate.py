@@ -14,7 +14,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from atout.cli.common import fail, rules_from_cli
+from atout.cli.common import (
+    GameOption,
+    OptionsOption,
+    PlayersOption,
+    RulesOption,
+    fail,
+    rules_from_cli,
+)
 from atout.engine.deal import next_dealer
 from atout.engine.french import FrenchDeal
 from atout.engine.invariants import broken_invariants
@@ -24,12 +31,12 @@ from atout.scoring import contract_made
 
 
 def simulate_command(
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players (3, 4 or 5).")] = 4,
+    players: PlayersOption = None,
+    game: GameOption = None,
+    preset: RulesOption = "fft",
     deals: Annotated[int, typer.Option("--deals", "-n", help="How many deals to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole run.")] = 0,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value (repeatable).")
-    ] = None,
+    option: OptionsOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     save_failures: Annotated[
         Path | None,
@@ -39,7 +46,8 @@ def simulate_command(
     """Play random legal deals, check every invariant on each, and summarise the results."""
     if deals < 1:
         fail("--deals must be at least 1")
-    rules = rules_from_cli(players, option)
+    rules = rules_from_cli(players, option, preset, game)
+    players = rules.players
     try:
         FrenchDeal.new(rules, rng=0)
     except ValueError as exc:

@@ -1,0 +1,46 @@
+"""``atout rules`` and ``--rules``: presets and options as a table chooses them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from atout.presets import PRESETS
+from atout.rules import OPTION_HELP
+
+
+def test_rules_lists_every_preset_and_option(atout: Any) -> None:
+    result = atout("rules", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert [p["name"] for p in data["presets"]] == [p.name for p in PRESETS]
+    assert {o["name"] for o in data["options"]} == set(OPTION_HELP)
+    table = atout("rules")
+    assert table.exit_code == 0 and "japanese" in table.stdout and "threshold_0_oudlers" in table.stdout
+
+
+def test_rules_preset_shows_every_value(atout: Any) -> None:
+    result = atout("rules", "czech", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["preset"] == "czech"
+    assert data["options"]["threshold_0_oudlers"] == 55 and set(data["options"]) == set(OPTION_HELP)
+    shown = atout("rules", "seed003")
+    assert shown.exit_code == 0 and "first_leader" in shown.stdout
+
+
+def test_unknown_preset_is_a_clear_error(atout: Any) -> None:
+    result = atout("rules", "japanes")
+    assert result.exit_code == 2
+    assert "did you mean 'japanese'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_simulate_under_a_preset_applies_its_options(atout: Any) -> None:
+    result = atout("simulate", "--rules", "japanese", "--deals", "200", "--json")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["options"]["deal_scheme"] == "seed000" and report["broken"] == []
+    override = atout("simulate", "-r", "japanese", "-o", "first_bidder=dealer_right", "-n", "50", "--json")
+    assert "first_bidder" not in json.loads(override.stdout)["options"]
+    five = atout("simulate", "-r", "czech", "-p", "5", "-n", "200", "--json")
+    assert json.loads(five.stdout)["options"]["called_card_fallback"] == "queen_only"
