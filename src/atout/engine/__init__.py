@@ -4,6 +4,7 @@ from atout.engine.actions import ACTIONS, N_ACTIONS, Action, ActionKind, parse_a
 from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event
 from atout.engine.french import FrenchDeal, Phase
+from atout.engine.two_player import TwoPlayerDeal, TwoPlayerView
 from atout.engine.view import SeatView, TrickView
 
 __all__ = [
@@ -17,5 +18,7 @@ __all__ = [
     "Phase",
     "SeatView",
     "TrickView",
+    "TwoPlayerDeal",
+    "TwoPlayerView",
     "parse_action",
 ]
