@@ -221,8 +221,10 @@ def test_a_bad_option_value_is_refused() -> None:
 
 
 def test_an_option_the_engine_does_not_play_is_refused_under_options() -> None:
-    with pytest.raises(RecordError, match=r"^options: petit_sec_rule=petit_imprenable is scored"):
-        replay(changed(options={"petit_sec_rule": "petit_imprenable"}))
+    record = json.loads(write_record(played_deal(5)))
+    record["options"] = {"five_player_mode": "dead_player"}
+    with pytest.raises(RecordError, match=r"^options: five_player_mode=dead_player is scored"):
+        replay(record)
 
 
 @pytest.mark.parametrize("value", [2, 6, None, "4", True])

@@ -117,7 +117,7 @@ def test_the_table_report_says_every_invariant_held(atout: Any) -> None:
         (["--option", "nope=1"], "error: unknown option 'nope'"),
         (["--option", "no_petite"], "error: an option is written name=value, not 'no_petite'"),
         (["--option", "play_direction=up"], "error: play_direction must be one of"),
-        (["--option", "petit_sec_rule=petit_imprenable"], "error: petit_sec_rule=petit_imprenable is scored"),
+        (["-p", "5", "--option", "five_player_mode=dead_player"], "error: five_player_mode=dead_player is scored"),
         (["--players", "6"], "error: players must be 2, 3, 4 or 5"),
         (["--players", "2"], "error: the French deal engine plays 3, 4 or 5 players, not 2"),
         (["--deals", "0"], "error: --deals must be at least 1"),

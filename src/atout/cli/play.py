@@ -31,6 +31,8 @@ _PROMPTS = {
     Phase.DISCARD: "Discard a card",
     Phase.CHELEM: "Announce a chelem? (chelem / no)",
     Phase.POIGNEE: "Show a poignée?",
+    Phase.MISERE: "Declare a misère?",
+    Phase.EXCUSE_SEC: "Your only trump is the Excuse: cancel the deal? (excuse_sec / no)",
     Phase.PLAY: "Your card",
 }
 HELP = (
@@ -122,8 +124,6 @@ def _ask(deal: FrenchDeal, view: SeatView, console: Console) -> Action | None:
             continue
         if not text:
             continue
-        if phase is Phase.POIGNEE and text.lower() in ("no", "n"):
-            text = "no_poignee"  # "no" alone means no chelem to the parser
         try:
             action = deal.parse(text)
         except ValueError as exc:

@@ -69,6 +69,16 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
     if kind == "play":
         assert isinstance(data, int)
         return f"{who} play{'' if who == 'You' else 's'} {card_markup(data)}"
+    if kind == "excuse_sec":
+        return f"{who} {'have' if who == 'You' else 'has'} the Excuse as only trump and cancel{'' if who == 'You' else 's'} the deal."
+    if kind == "petit_imprenable":
+        return (
+            f"{who} {'have' if who == 'You' else 'has'} a petit imprenable: the Petit plays like the Excuse."
+        )
+    if kind == "misere":
+        return f"{who} declare{'' if who == 'You' else 's'} a misère ({str(data).replace('_', ' ')})."
+    if kind == "partial_slam":
+        return f"{who} announce{'' if who == 'You' else 's'} a partial slam."
     if kind == "alone":
         return f"{who} called {'yourself' if who == 'You' else 'himself'}: the taker plays alone."
     if kind == "partner":

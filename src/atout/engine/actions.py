@@ -10,6 +10,9 @@ words::
     234-239   pass or bid          "pass", "petite", "pousse", "garde", "garde_sans", "garde_contre"
     240-241   chelem decision      "no_chelem", "chelem"
     242-245   poignée decision     "no_poignee", "poignee simple", "poignee double", "poignee triple"
+    246-247   Excuse sec (option)  "keep_hand", "excuse_sec"
+    248-251   misère (option)      "no_misere", "misere no_trumps", "misere no_courts", "misere both"
+    252       partial slam         "partial_slam" (announced instead of a chelem, with the option)
 
 >>> ACTIONS[245], ACTIONS[27].card, parse_action("garde sans") == BID_ACTIONS["garde_sans"]
 (Action('poignee triple'), 27, True)
@@ -33,6 +36,8 @@ class ActionKind(IntEnum):
     BID = 3
     CHELEM = 4
     POIGNEE = 5
+    EXCUSE_SEC = 6
+    MISERE = 7
 
 
 PLAY_BASE: Final = 0
@@ -43,7 +48,11 @@ BID_NAMES: Final = ("pass", *CONTRACTS)
 CHELEM_BASE: Final = BID_BASE + len(BID_NAMES)
 POIGNEE_BASE: Final = CHELEM_BASE + 2
 POIGNEE_NAMES: Final = ("none", "simple", "double", "triple")
-N_ACTIONS: Final = POIGNEE_BASE + len(POIGNEE_NAMES)
+EXCUSE_SEC_BASE: Final = POIGNEE_BASE + len(POIGNEE_NAMES)
+MISERE_BASE: Final = EXCUSE_SEC_BASE + 2
+MISERE_NAMES: Final = ("none", "no_trumps", "no_courts", "both")
+PARTIAL_SLAM_ID: Final = MISERE_BASE + len(MISERE_NAMES)
+N_ACTIONS: Final = PARTIAL_SLAM_ID + 1
 
 
 class Action(int):
@@ -53,17 +62,7 @@ class Action(int):
 
     @property
     def kind(self) -> ActionKind:
-        if self < DISCARD_BASE:
-            return ActionKind.PLAY
-        if self < CALL_BASE:
-            return ActionKind.DISCARD
-        if self < BID_BASE:
-            return ActionKind.CALL
-        if self < CHELEM_BASE:
-            return ActionKind.BID
-        if self < POIGNEE_BASE:
-            return ActionKind.CHELEM
-        return ActionKind.POIGNEE
+        return KINDS[self]
 
     @property
     def card(self) -> int | None:
@@ -78,7 +77,12 @@ class Action(int):
     @property
     def poignee_level(self) -> int:
         """0 for no poignée, 1-3 for simple, double, triple."""
-        return int(self) - POIGNEE_BASE if self >= POIGNEE_BASE else 0
+        return int(self) - POIGNEE_BASE if POIGNEE_BASE <= self < EXCUSE_SEC_BASE else 0
+
+    @property
+    def misere(self) -> str | None:
+        """The misère kind declared, ``None`` for no misère or another action."""
+        return MISERE_NAMES[self - MISERE_BASE] if MISERE_BASE < self < PARTIAL_SLAM_ID else None
 
     def __str__(self) -> str:
         return NAMES[self]
@@ -87,7 +91,24 @@ class Action(int):
         return f"Action({NAMES[self]!r})"
 
 
+def _kind(a: int) -> ActionKind:
+    bounds = (DISCARD_BASE, CALL_BASE, BID_BASE, CHELEM_BASE, POIGNEE_BASE, EXCUSE_SEC_BASE, MISERE_BASE)
+    kinds: tuple[ActionKind, ...] = (ActionKind.PLAY, ActionKind.DISCARD, ActionKind.CALL, ActionKind.BID)
+    kinds += (ActionKind.CHELEM, ActionKind.POIGNEE, ActionKind.EXCUSE_SEC)
+    for bound, kind in zip(bounds, kinds, strict=True):
+        if a < bound:
+            return kind
+    return ActionKind.CHELEM if a == PARTIAL_SLAM_ID else ActionKind.MISERE
+
+
 def _name(a: int) -> str:
+    if a == PARTIAL_SLAM_ID:
+        return "partial_slam"
+    if a >= MISERE_BASE:
+        kind = MISERE_NAMES[a - MISERE_BASE]
+        return "no_misere" if kind == "none" else f"misere {kind}"
+    if a >= EXCUSE_SEC_BASE:
+        return ("keep_hand", "excuse_sec")[a - EXCUSE_SEC_BASE]
     if a < DISCARD_BASE:
         return f"play {card_name(a)}"
     if a < CALL_BASE:
@@ -103,6 +124,7 @@ def _name(a: int) -> str:
 
 
 NAMES: Final = tuple(_name(a) for a in range(N_ACTIONS))
+KINDS: Final = tuple(_kind(a) for a in range(N_ACTIONS))
 ACTIONS: Final = tuple(Action(a) for a in range(N_ACTIONS))
 PLAY_ACTIONS: Final = ACTIONS[PLAY_BASE:DISCARD_BASE]
 DISCARD_ACTIONS: Final = ACTIONS[DISCARD_BASE:CALL_BASE]
@@ -111,8 +133,13 @@ BID_ACTIONS: Final = {name: ACTIONS[BID_BASE + i] for i, name in enumerate(BID_N
 PASS: Final = BID_ACTIONS["pass"]
 NO_CHELEM: Final = ACTIONS[CHELEM_BASE]
 ANNOUNCE_CHELEM: Final = ACTIONS[CHELEM_BASE + 1]
-POIGNEE_ACTIONS: Final = ACTIONS[POIGNEE_BASE:N_ACTIONS]
+POIGNEE_ACTIONS: Final = ACTIONS[POIGNEE_BASE:EXCUSE_SEC_BASE]
 NO_POIGNEE: Final = POIGNEE_ACTIONS[0]
+KEEP_HAND: Final = ACTIONS[EXCUSE_SEC_BASE]
+SHOW_EXCUSE_SEC: Final = ACTIONS[EXCUSE_SEC_BASE + 1]
+MISERE_ACTIONS: Final = ACTIONS[MISERE_BASE:PARTIAL_SLAM_ID]
+NO_MISERE: Final = MISERE_ACTIONS[0]
+ANNOUNCE_PARTIAL_SLAM: Final = ACTIONS[PARTIAL_SLAM_ID]
 
 _WORDS = {name.replace("_", " "): ACTIONS[i] for i, name in enumerate(NAMES)}
 _WORDS.update({name: ACTIONS[i] for i, name in enumerate(NAMES)})

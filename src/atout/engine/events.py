@@ -15,6 +15,10 @@ class Event(NamedTuple):
     kind                data
     ==================  ==============================================================
     ``petit_sec``       the hand shown (card mask); the deal is cancelled
+    ``excuse_sec``      the Excuse shown alone (card mask); the deal is cancelled (option)
+    ``petit_imprenable``  the Petit (card): it plays like the Excuse for ``seat`` (option)
+    ``misere``          the misère kind declared (option)
+    ``partial_slam``    ``True``: the taker announced a partial slam (option)
     ``bid``             ``pass`` or the contract name
     ``all_passed``      ``None``; the deal is cancelled
     ``call``            the called card

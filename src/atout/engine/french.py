@@ -49,6 +49,7 @@ from atout.cards import (
 from atout.engine.actions import (
     ACTIONS,
     ANNOUNCE_CHELEM,
+    ANNOUNCE_PARTIAL_SLAM,
     BID_BASE,
     BID_NAMES,
     CALL_ACTIONS,
@@ -56,12 +57,19 @@ from atout.engine.actions import (
     CHELEM_BASE,
     DISCARD_ACTIONS,
     DISCARD_BASE,
+    KEEP_HAND,
+    MISERE_ACTIONS,
+    MISERE_BASE,
+    MISERE_NAMES,
     NO_CHELEM,
+    NO_MISERE,
+    NO_POIGNEE,
     PASS,
     PLAY_ACTIONS,
     POIGNEE_ACTIONS,
     POIGNEE_BASE,
     POIGNEE_NAMES,
+    SHOW_EXCUSE_SEC,
     Action,
     parse_action,
 )
@@ -72,30 +80,41 @@ from atout.engine.tricks import legal_cards, winning_card
 from atout.engine.view import SeatView, TrickView
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
-from atout.scoring.summary import FrenchSummary, PoigneeDeclared, Side
+from atout.scoring.summary import (
+    FrenchSummary,
+    MisereDeclared,
+    PartialSlamResult,
+    PoigneeDeclared,
+    Side,
+)
 
 _DISCARDABLE_SUITS = PLAIN_SUITS_MASK & ~KINGS_MASK
+_COURTS = KINGS_MASK | QUEENS_MASK | CAVALIERS_MASK | JACKS_MASK
 
 
 class Phase(StrEnum):
     """The stage of a deal, which decides what the current player may do."""
 
+    EXCUSE_SEC = "excuse_sec"
     BIDDING = "bidding"
     CALL = "call"
     DISCARD = "discard"
     CHELEM = "chelem"
+    MISERE = "misere"
     POIGNEE = "poignee"
     PLAY = "play"
     END = "end"
 
 
-_BIDDING, _CALL, _DISCARD, _CHELEM, _POIGNEE, _PLAY, _END = Phase
+_EXCUSE_SEC, _BIDDING, _CALL, _DISCARD, _CHELEM, _MISERE, _POIGNEE, _PLAY, _END = Phase
 _CARD_VERB = {Phase.PLAY: "play", Phase.DISCARD: "discard", Phase.CALL: "call"}
-_UNSUPPORTED = (
-    ("petit_sec_rule", "petit_imprenable"),
-    ("excuse_sec_redeal", True),
-    ("five_player_mode", "dead_player"),
-)
+_REFUSALS = {
+    Phase.CHELEM: NO_CHELEM,
+    Phase.POIGNEE: NO_POIGNEE,
+    Phase.MISERE: NO_MISERE,
+    Phase.EXCUSE_SEC: KEEP_HAND,
+}
+_UNSUPPORTED = (("five_player_mode", "dead_player"),)
 
 
 def check_engine_rules(rules: Rules) -> None:
@@ -107,10 +126,6 @@ def check_engine_rules(rules: Rules) -> None:
     for name, value in _UNSUPPORTED:
         if getattr(rules, name) == value:
             raise RulesError(f"{name}={value} is scored by the score keeper but not yet played by the engine")
-    if rules.misere_bonus or rules.partial_slam is not None:
-        raise RulesError(
-            "misère and partial-slam declarations are scored by the score keeper but not yet played"
-        )
     if rules.deal_scheme == "seed000" and rules.players == 5:
         raise RulesError("deal_scheme=seed000 deals a 6-card kitty: it needs 3 or 4 players")
 
@@ -123,9 +138,12 @@ class FrenchDeal:
         "_contract_ids",
         "_debts",
         "_excuse_early",
+        "_excuse_sec_pending",
         "_excuse_won_last",
         "_first_card_pending",
+        "_first_decisions",
         "_highest_bid",
+        "_imprenable",
         "_legal",
         "_log",
         "_next",
@@ -134,6 +152,7 @@ class FrenchDeal:
         "_reveal_card",
         "_scores",
         "_sides_public",
+        "_suitless",
         "_summary",
         "bids",
         "called_card",
@@ -149,9 +168,11 @@ class FrenchDeal:
         "initial_chien",
         "initial_hands",
         "led_suit",
+        "misere",
         "n",
         "n_tricks",
         "outcome",
+        "partial_slam_announced",
         "partner",
         "phase",
         "poignees",
@@ -204,8 +225,14 @@ class FrenchDeal:
         self.ecart = 0
         self.discards_left = 0
         self.chelem_announced = False
+        self.partial_slam_announced = False
         self.poignees: list[tuple[int, int, int]] = []
+        self.misere: list[tuple[int, str]] = []
         self._first_card_pending = [True] * n
+        self._first_decisions: list[Phase] = []
+        self._imprenable = -1
+        self._suitless = EXCUSE_MASK
+        self._excuse_sec_pending: list[int] = []
         self._legal = -1
         self.trick_cards: list[int] = []
         self.trick_leader = -1
@@ -223,6 +250,8 @@ class FrenchDeal:
         self.phase = _BIDDING
         self.current_player = self._bid_order[0]
         self._check_petit_sec()
+        if rules.excuse_sec_redeal and self.phase is _BIDDING:
+            self._offer_excuse_sec()
 
     @classmethod
     def new(
@@ -273,7 +302,15 @@ class FrenchDeal:
                 POIGNEE_ACTIONS[lv] for lv in self._poignee_levels(self.current_player)
             ]
         if phase is _CHELEM:
+            if self.rules.partial_slam is not None:
+                return [NO_CHELEM, ANNOUNCE_CHELEM, ANNOUNCE_PARTIAL_SLAM]
             return [NO_CHELEM, ANNOUNCE_CHELEM]
+        if phase is _MISERE:
+            return [NO_MISERE] + [
+                MISERE_ACTIONS[MISERE_NAMES.index(k)] for k in self._misere_kinds(self.current_player)
+            ]
+        if phase is _EXCUSE_SEC:
+            return [KEEP_HAND, SHOW_EXCUSE_SEC]
         if phase is _CALL:
             return _actions_of(self._callable_mask(), CALL_ACTIONS)
         return []
@@ -295,7 +332,11 @@ class FrenchDeal:
         hand = self.hands[seat]
         if self.called_card >= 0 and self.trick_no == 0 and not self.trick_cards:
             return self._first_lead_mask(hand)
-        legal = legal_cards(hand, self.led_suit, self.trick_mask)
+        if seat == self._imprenable and hand & PETIT_MASK:
+            # a petit imprenable plays like the Excuse: always legal, never a trump (§7 V3)
+            legal = legal_cards(hand ^ PETIT_MASK, self.led_suit, self.trick_mask) | PETIT_MASK
+        else:
+            legal = legal_cards(hand, self.led_suit, self.trick_mask)
         if (
             self._excuse_early
             and hand & EXCUSE_MASK
@@ -402,9 +443,22 @@ class FrenchDeal:
                 self._declare_poignee(level)
                 return
         elif phase is _CHELEM:
-            if action in (NO_CHELEM, ANNOUNCE_CHELEM):
+            if action in (NO_CHELEM, ANNOUNCE_CHELEM) or (
+                action == ANNOUNCE_PARTIAL_SLAM and self.rules.partial_slam is not None
+            ):
                 self.history.append(action)
-                self._announce_chelem(action == ANNOUNCE_CHELEM)
+                self._announce_chelem(action == ANNOUNCE_CHELEM, action == ANNOUNCE_PARTIAL_SLAM)
+                return
+        elif phase is _MISERE:
+            kind = MISERE_NAMES[action - MISERE_BASE] if MISERE_BASE <= action < MISERE_BASE + 4 else ""
+            if kind == "none" or kind in self._misere_kinds(self.current_player):
+                self.history.append(action)
+                self._declare_misere(kind)
+                return
+        elif phase is _EXCUSE_SEC:
+            if action in (KEEP_HAND, SHOW_EXCUSE_SEC):
+                self.history.append(action)
+                self._decide_excuse_sec(action == SHOW_EXCUSE_SEC)
                 return
         elif phase is _CALL:
             card = action - CALL_BASE
@@ -452,19 +506,49 @@ class FrenchDeal:
                 self.apply(actions[int(draw() * len(actions))])
 
     def parse(self, text: str) -> Action:
-        """Read an action from words; a bare card means the current phase's card verb."""
+        """Read an action from words; a bare card means the current phase's card verb, and
+        ``no`` the refusal of the decision at hand."""
+        if text.strip().lower() in ("no", "n") and self.phase in _REFUSALS:
+            return _REFUSALS[self.phase]
         return parse_action(text, _CARD_VERB.get(self.phase, "play"))
 
     def _check_petit_sec(self) -> None:
         # RULES.md §3.3: a hand whose only trump is the Petit (and, under FFT, no Excuse) cancels the deal.
-        ignore_excuse = self.rules.petit_sec_rule == "only_trump_ignoring_excuse"
+        # Under petit_imprenable (§7 V3) the same hand instead makes the Petit play like the Excuse.
+        rule = self.rules.petit_sec_rule
         for i in range(self.n):
             seat = self._bid_order[i]
             hand = self.hands[seat]
-            if hand & TRUMPS_MASK == PETIT_MASK and (ignore_excuse or not hand & EXCUSE_MASK):
+            if hand & TRUMPS_MASK == PETIT_MASK and (
+                rule == "only_trump_ignoring_excuse" or not hand & EXCUSE_MASK
+            ):
+                if rule == "petit_imprenable":
+                    self._imprenable = seat
+                    self._suitless = EXCUSE_MASK | PETIT_MASK
+                    continue
                 self._log.append(("petit_sec", seat, hand, None))
                 self._end(f"petit sec: seat {seat} shows the Petit alone; the deal is cancelled")
                 return
+
+    def _offer_excuse_sec(self) -> None:
+        # §7 V4: a player whose only trump is the Excuse may show it and cancel the deal.
+        self._excuse_sec_pending = [
+            s for s in self._bid_order if self.hands[s] & (TRUMPS_MASK | EXCUSE_MASK) == EXCUSE_MASK
+        ]
+        if self._excuse_sec_pending:
+            self.phase = _EXCUSE_SEC
+            self.current_player = self._excuse_sec_pending[0]
+
+    def _decide_excuse_sec(self, show: bool) -> None:
+        seat = self._excuse_sec_pending.pop(0)
+        if show:
+            self._log.append(("excuse_sec", seat, EXCUSE_MASK, None))
+            self._end(f"excuse sec: seat {seat} shows the Excuse alone; the deal is cancelled")
+        elif self._excuse_sec_pending:
+            self.current_player = self._excuse_sec_pending[0]
+        else:
+            self.phase = _BIDDING
+            self.current_player = self._bid_order[0]
 
     def _bid(self, index: int) -> None:
         seat = self.current_player
@@ -503,6 +587,13 @@ class FrenchDeal:
                 self._sides_public = True
                 self._reveal_card = -1
             self.hands[self.taker] |= self.chien
+            if (
+                self.taker == self._imprenable
+                and self.hands[self.taker] & (TRUMPS_MASK | EXCUSE_MASK) != PETIT_MASK
+            ):
+                # §7 V3: the chien gave the holder another trump; the Petit is an ordinary trump again
+                self._imprenable = -1
+                self._suitless = EXCUSE_MASK
             self.discards_left = CHIEN_SIZE[self.n]
             self.phase = _DISCARD
         else:
@@ -519,10 +610,15 @@ class FrenchDeal:
         if not self.discards_left:
             self.phase = _CHELEM
 
-    def _announce_chelem(self, announced: bool) -> None:
+    def _announce_chelem(self, announced: bool, partial: bool = False) -> None:
         self.chelem_announced = announced
+        self.partial_slam_announced = partial
         self._log.append(("chelem", self.taker, announced, None))
+        if partial:
+            self._log.append(("partial_slam", self.taker, True, None))
         rules = self.rules
+        if self._imprenable >= 0 and rules.petit_imprenable_timing == "before_first_trick":
+            self._log.append(("petit_imprenable", self._imprenable, PETIT, None))
         if (announced and rules.chelem_announcer_leads) or rules.first_leader == "taker":
             leader = self.taker
         else:
@@ -533,11 +629,33 @@ class FrenchDeal:
     def _begin_turn(self, seat: int) -> None:
         self.current_player = seat
         if self._first_card_pending[seat]:
+            # declarations come just before one's first card: misère (§7 V5), then poignée (§3.7)
             self._first_card_pending[seat] = False
+            if self.rules.misere_bonus and self._misere_kinds(seat):
+                self._first_decisions.append(_MISERE)
             if self._poignee_levels(seat):
-                self.phase = _POIGNEE
-                return
-        self.phase = _PLAY
+                self._first_decisions.append(_POIGNEE)
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        self.phase = self._first_decisions.pop(0) if self._first_decisions else _PLAY
+
+    def _misere_kinds(self, seat: int) -> list[str]:
+        """The misère kinds ``seat`` may declare now (§7 V5), judged on the hand as it is."""
+        hand = self.hands[seat]
+        no_trumps = not hand & (TRUMPS_MASK | EXCUSE_MASK)
+        no_courts = not hand & _COURTS
+        if self.rules.misere_kinds == "both_required":
+            return ["both"] if no_trumps and no_courts else []
+        kinds = [k for k, ok in (("no_trumps", no_trumps), ("no_courts", no_courts)) if ok]
+        return [*kinds, "both"] if len(kinds) == 2 else kinds
+
+    def _declare_misere(self, kind: str) -> None:
+        seat = self.current_player
+        if kind != "none":
+            self.misere.append((seat, kind))
+            self._log.append(("misere", seat, kind, None))
+        self._next_decision()
 
     def _declare_poignee(self, level: int) -> None:
         seat = self.current_player
@@ -545,7 +663,7 @@ class FrenchDeal:
             shown = self.poignee_cards(seat, level)
             self.poignees.append((seat, level, shown))
             self._log.append(("poignee", seat, (POIGNEE_NAMES[level], shown), None))
-        self.phase = _PLAY
+        self._next_decision()
 
     def _play(self, card: int) -> None:
         # The hot path: keep it to the state that legality and the trick winner need.
@@ -556,8 +674,10 @@ class FrenchDeal:
         cards = self.trick_cards
         cards.append(card)
         self.trick_mask |= bit
-        if self.led_suit < 0 and card != EXCUSE:
+        if self.led_suit < 0 and not bit & self._suitless:
             self.led_suit = SUIT_OF[card]
+        if card == PETIT and seat == self._imprenable and self.rules.petit_imprenable_timing == "when_played":
+            self._log.append(("petit_imprenable", seat, PETIT, None))
         if card == self._reveal_card:
             # the called card shows the partner, or that the taker called himself
             self._sides_public = True
@@ -576,7 +696,16 @@ class FrenchDeal:
         cards = self.trick_cards
         seats = self._orders[self.trick_leader]
         trick_mask = self.trick_mask
-        winner = seats[cards.index(winning_card(trick_mask, self.led_suit))]
+        winner = seats[cards.index(winning_card(trick_mask & ~self._suitless, self.led_suit))]
+        if trick_mask & PETIT_MASK and self._imprenable >= 0:
+            # §7 V3: the petit imprenable never wins and always returns to its side against a
+            # low card, even from the last trick
+            owner = self._imprenable
+            if owner != winner:
+                trick_mask ^= PETIT_MASK
+                self.won[owner] |= PETIT_MASK
+                self._debts.append((owner, winner))
+                self._log.append(("excuse_kept", owner, winner, None))
         if trick_mask & EXCUSE_MASK:
             last = self.trick_no == self.n_tricks - 1
             owner = seats[cards.index(EXCUSE)]
@@ -639,11 +768,19 @@ class FrenchDeal:
         # petit au bout (RULES.md §3.13): the Petit in the last trick, or in the penultimate
         # one when the Excuse won the last trick of a slam (§3.9)
         pab_seat = -1
-        if PETIT in self.tricks[-1][1]:
+        if self._imprenable >= 0:
+            pass  # a petit imprenable cannot be captured, so never gives the bonus (§7 V3)
+        elif PETIT in self.tricks[-1][1]:
             pab_seat = winners[-1]
         elif self._excuse_won_last and PETIT in self.tricks[-2][1]:
             pab_seat = winners[-2]
         attack_tricks = winners.count(taker) + (winners.count(partner) if partner >= 0 else 0)
+        partial: PartialSlamResult | None = None
+        if self.rules.partial_slam is not None:
+            missing = self.n_tricks - attack_tricks
+            made = 0 < missing <= self.rules.partial_slam.max_missing
+            if made or self.partial_slam_announced:
+                partial = PartialSlamResult(self.partial_slam_announced, made)
         won_by: Side | None = None
         if attack_tricks == self.n_tricks:
             won_by = "attack"
@@ -664,6 +801,8 @@ class FrenchDeal:
             ),
             chelem_announced=self.chelem_announced,
             chelem_won_by=won_by,
+            misere=tuple(MisereDeclared(s, k) for s, k in self.misere),  # type: ignore[arg-type]
+            partial_slam=partial,
         )
         self._summary = summary
         self._scores = score_french(summary)
@@ -755,6 +894,8 @@ class FrenchDeal:
             _CHELEM: "chelem",
             _POIGNEE: "poignee",
             _PLAY: "play",
+            _MISERE: "misere",
+            _EXCUSE_SEC: "excuse_sec",
         }[phase]
         if kind != wanted:
             return IllegalActionError(
@@ -778,7 +919,16 @@ class FrenchDeal:
             return IllegalActionError(
                 "RULES.md §3.7 poignée", f"{name} by {who}: not enough trumps for that poignée"
             )
-        assert card is not None
+        if phase is _CHELEM:
+            return IllegalActionError(
+                "RULES.md §7 V6 partial slam",
+                f"{name}: a partial slam is announced only with the partial_slam option",
+            )
+        if phase is _MISERE:
+            return IllegalActionError(
+                "RULES.md §7 V5 misère", f"{name} by {who}: the hand does not qualify for that misère"
+            )
+        assert card is not None, phase
         hand = self.hands[self.current_player]
         if not hand >> card & 1:
             rule = "RULES.md §3.5 écart" if phase is _DISCARD else "RULES.md §3.8 play from one's hand"
@@ -809,11 +959,14 @@ class FrenchDeal:
 
 _LIST_SLOTS = (
     "_debts",
+    "_excuse_sec_pending",
     "_first_card_pending",
+    "_first_decisions",
     "_log",
     "bids",
     "hands",
     "history",
+    "misere",
     "poignees",
     "trick_cards",
     "trick_winners",
