@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import doctest
 import random
+from pathlib import Path
 
 import pytest
 
@@ -248,3 +250,9 @@ def test_from_dealt_names_the_bad_field(change: object, field: str) -> None:
     with pytest.raises(ValueError) as err:
         TwoPlayerDeal.from_dealt(Rules(players=2), 0, data)
     assert str(err.value).startswith(field)
+
+
+def test_the_examples_of_docs_two_player_run_as_written() -> None:
+    path = Path(__file__).resolve().parents[2] / "docs" / "two-player.md"
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 10 and result.failed == 0
