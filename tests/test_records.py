@@ -227,15 +227,22 @@ def test_an_option_the_engine_does_not_play_is_refused_under_options() -> None:
         replay(record)
 
 
-@pytest.mark.parametrize("value", [2, 6, None, "4", True])
-def test_a_player_count_the_engine_does_not_play_is_refused(value: object) -> None:
-    with pytest.raises(RecordError, match=r"^players: this engine plays 3, 4 or 5 players"):
+@pytest.mark.parametrize("value", [1, 6, None, "4", True])
+def test_a_player_count_the_game_does_not_have_is_refused(value: object) -> None:
+    with pytest.raises(RecordError, match=r"^players: french is played by 2 to 5 players"):
         replay(changed(players=value))
 
 
-def test_a_game_other_than_french_is_refused() -> None:
-    with pytest.raises(RecordError, match=r"^game: 'austrian'"):
+def test_a_record_of_four_player_cards_is_not_read_as_another_game() -> None:
+    with pytest.raises(RecordError, match=r"^players: austrian is played by 3 players"):
         replay(changed(game="austrian"))
+    with pytest.raises(RecordError, match=r"^hands"):
+        replay(changed(players=2))
+
+
+def test_an_unknown_game_is_refused() -> None:
+    with pytest.raises(RecordError, match=r"^game: expected french or austrian, found 'belote'"):
+        replay(changed(game="belote"))
 
 
 @pytest.mark.parametrize("value", [4, -1, None, "0", True])

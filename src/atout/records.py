@@ -16,20 +16,30 @@ True
 
 from __future__ import annotations
 
+__all__ = [
+    "FrenchDeal",
+    "RecordError",
+    "deal_to_record",
+    "load_record",
+    "read_record",
+    "replay",
+    "write_record",
+]
+
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from atout.cards import CardSet, card_name, parse_card
-from atout.engine.actions import ACTIONS
-from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.engine.errors import IllegalActionError
-from atout.engine.french import FrenchDeal, check_engine_rules
+from atout.engine.french import FrenchDeal
+from atout.games import Deal, deal_from_dealt
 from atout.rules import Rules, RulesError
 from atout.scoring.summary import summary_to_json
 
 FORMAT = "atout-deal"
+_RECORD_KEYS = {"format", "version", "game", "players", "options", "dealer", "seed", "actions", "result"}
+"""The keys every record has; the others are the game's dealt cards."""
 VERSION = 1
 
 
@@ -37,8 +47,8 @@ class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message names the field."""
 
 
-def deal_to_record(deal: FrenchDeal, seed: int | None = None) -> dict[str, Any]:
-    """The JSON document of a deal, finished or not."""
+def deal_to_record(deal: Deal, seed: int | None = None) -> dict[str, Any]:
+    """The JSON document of a deal of any game, finished or not."""
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -46,9 +56,8 @@ def deal_to_record(deal: FrenchDeal, seed: int | None = None) -> dict[str, Any]:
         "players": deal.n,
         "options": deal.rules.changed(),
         "dealer": deal.dealer,
-        "hands": [str(CardSet(h)) for h in deal.initial_hands],
-        "chien": str(CardSet(deal.initial_chien)),
-        "actions": [str(ACTIONS[a]) for a in deal.history],
+        **deal.dealt(),
+        "actions": [deal.action_name(a) for a in deal.history],
     }
     if seed is not None:
         record["seed"] = seed
@@ -60,7 +69,7 @@ def deal_to_record(deal: FrenchDeal, seed: int | None = None) -> dict[str, Any]:
     return record
 
 
-def write_record(deal: FrenchDeal, seed: int | None = None) -> str:
+def write_record(deal: Deal, seed: int | None = None) -> str:
     """The record of a deal as JSON text."""
     return json.dumps(deal_to_record(deal, seed), indent=1, ensure_ascii=False)
 
@@ -94,7 +103,7 @@ def load_record(path: str | Path) -> dict[str, Any]:
         raise RecordError(f"{path}: {exc}") from None
 
 
-def replay(record: Mapping[str, Any], upto: int | None = None) -> FrenchDeal:
+def replay(record: Mapping[str, Any], upto: int | None = None) -> Deal:
     """Rebuild a deal from a record (the first ``upto`` actions, or all), checking its result."""
     deal = new_deal_from_record(record)
     actions = record.get("actions", [])
@@ -119,54 +128,29 @@ def replay(record: Mapping[str, Any], upto: int | None = None) -> FrenchDeal:
     return deal
 
 
-def new_deal_from_record(record: Mapping[str, Any]) -> FrenchDeal:
+def new_deal_from_record(record: Mapping[str, Any]) -> Deal:
     """The deal as dealt, before any action."""
     game = record.get("game", "french")
-    if game != "french":
-        raise RecordError(f"game: {game!r} records are not read by this version")
-    players = record.get("players")
-    if not isinstance(players, int) or isinstance(players, bool) or players not in HAND_SIZE:
-        raise RecordError(f"players: this engine plays 3, 4 or 5 players, not {players!r}")
+    if game not in ("french", "austrian"):
+        raise RecordError(f"game: expected french or austrian, found {game!r}")
+    players = record.get("players", 3 if game == "austrian" else None)
+    allowed = (3,) if game == "austrian" else (2, 3, 4, 5)
+    if not isinstance(players, int) or isinstance(players, bool) or players not in allowed:
+        count = "3" if game == "austrian" else "2 to 5"
+        raise RecordError(f"players: {game} is played by {count} players, not {players!r}")
     options = record.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError("options: expected an object of option names")
     try:
         rules = Rules.from_options({**options, "game": game, "players": players})
-        check_engine_rules(rules)
     except RulesError as exc:
         raise RecordError(f"options: {exc}") from None
     dealer = record.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise RecordError(f"dealer: expected a seat number 0..{players - 1}, found {dealer!r}")
-    hands = record.get("hands")
-    if not isinstance(hands, list) or len(hands) != players:
-        raise RecordError(f"hands: expected {players} hands of card names")
-    fields = [*(f"hands[{i}]" for i in range(players)), "chien"]
-    texts = [*hands, record.get("chien")]
-    masks: list[int] = []
-    where: dict[str, str] = {}
-    for field, text in zip(fields, texts, strict=True):
-        names = _card_names(text, field)
-        for name in names:
-            if name in where:
-                raise RecordError(f"{field}: {name} is dealt twice (also in {where[name]})")
-            where[name] = field
-        mask = CardSet.parse(" ".join(names)).mask
-        size = CHIEN_SIZE[players] if field == "chien" else HAND_SIZE[players]
-        if len(names) != size:
-            raise RecordError(f"{field}: {len(names)} cards, a {players}-player deal gives {size}")
-        masks.append(mask)
     try:
-        return FrenchDeal(rules, dealer, masks[:-1], masks[-1])
-    except (ValueError, RulesError) as exc:  # pragma: no cover - guarded by the checks above
-        raise RecordError(f"hands: {exc}") from None
-
-
-def _card_names(value: object, field: str) -> list[str]:
-    """The canonical names of the cards of a record field, in the order written."""
-    if not isinstance(value, str):
-        raise RecordError(f"{field}: expected card names separated by spaces")
-    try:
-        return [card_name(parse_card(word)) for word in value.replace(",", " ").split()]
+        return deal_from_dealt(rules, dealer, {k: v for k, v in record.items() if k not in _RECORD_KEYS})
+    except RulesError as exc:
+        raise RecordError(f"options: {exc}") from None
     except ValueError as exc:
-        raise RecordError(f"{field}: {exc}") from None
+        raise RecordError(str(exc)) from None

@@ -166,7 +166,7 @@ def test_a_bad_seat_exits_2(atout: Any, args: list[str], message: str) -> None:
     ("args", "message"),
     [
         (["--players", "7"], "error: players must be 2, 3, 4 or 5"),
-        (["--players", "2"], "error: the French deal engine plays 3, 4 or 5 players, not 2"),
+        (["--players", "6"], "error: players must be 2, 3, 4 or 5 for French Tarot, not 6"),
         (["-o", "nope=1"], "error: unknown option 'nope'"),
     ],
 )

@@ -13,6 +13,7 @@ import pytest
 from atout.records import load_record, replay
 
 KEYS = {
+    "game",
     "players",
     "deals",
     "seed",
@@ -106,7 +107,7 @@ def test_several_options_are_all_applied(atout: Any) -> None:
 def test_the_table_report_says_every_invariant_held(atout: Any) -> None:
     result = atout("simulate", "--deals", "60", "--seed", "3")
     assert result.exit_code == 0
-    assert "60 deals for 4 players (seed 3)" in result.stdout
+    assert "60 deals of French Tarot for 4 players (seed 3)" in " ".join(result.stdout.split())
     assert "Contracts" in result.stdout and "Success rate" in result.stdout
     assert "Every invariant held on every deal" in result.stdout
 
@@ -117,9 +118,12 @@ def test_the_table_report_says_every_invariant_held(atout: Any) -> None:
         (["--option", "nope=1"], "error: unknown option 'nope'"),
         (["--option", "no_petite"], "error: an option is written name=value, not 'no_petite'"),
         (["--option", "play_direction=up"], "error: play_direction must be one of"),
-        (["-p", "5", "--option", "five_player_mode=dead_player"], "error: five_player_mode=dead_player is scored"),
+        (
+            ["-p", "5", "--option", "five_player_mode=dead_player"],
+            "error: five_player_mode=dead_player is scored",
+        ),
         (["--players", "6"], "error: players must be 2, 3, 4 or 5"),
-        (["--players", "2"], "error: the French deal engine plays 3, 4 or 5 players, not 2"),
+        (["--players", "6"], "error: players must be 2, 3, 4 or 5 for French Tarot, not 6"),
         (["--deals", "0"], "error: --deals must be at least 1"),
         (["--deals", "-5"], "error: --deals must be at least 1"),
     ],

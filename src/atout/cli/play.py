@@ -19,26 +19,31 @@ from atout.cli.common import (
     rules_from_cli,
 )
 from atout.cli.render import card_markup, cards_markup, describe_event, seat_name
-from atout.engine.actions import Action, ActionKind
+from atout.engine.austrian_view import AustrianView
 from atout.engine.errors import IllegalActionError
-from atout.engine.french import FrenchDeal, Phase
+from atout.engine.two_player import TwoPlayerView
 from atout.engine.view import SeatView
+from atout.games import Deal, new_deal
 from atout.records import write_record
 
 _PROMPTS = {
-    Phase.BIDDING: "Your bid",
-    Phase.CALL: "Call a card",
-    Phase.DISCARD: "Discard a card",
-    Phase.CHELEM: "Announce a chelem? (chelem / no)",
-    Phase.POIGNEE: "Show a poignée?",
-    Phase.MISERE: "Declare a misère?",
-    Phase.EXCUSE_SEC: "Your only trump is the Excuse: cancel the deal? (excuse_sec / no)",
-    Phase.PLAY: "Your card",
+    "excuse_sec": "Your only trump is the Excuse: cancel the deal? (excuse_sec / no)",
+    "bidding": "Your bid",
+    "call": "Call a card",
+    "talon": "Take a talon half",
+    "discard": "Discard a card",
+    "chelem": "Announce a chelem? (chelem / no)",
+    "game": "Declare your game",
+    "misere": "Declare a misère?",
+    "poignee": "Show a poignée?",
+    "play": "Your card",
 }
+AnyView = SeatView | TwoPlayerView | AustrianView
 HELP = (
     "Type a card as rank then suit: KS (king of spades), QH, CD (cavalier), JC (valet), 10S, 1H; "
-    "trumps T1..T21; the Excuse EX. Bids: pass, petite, garde, garde_sans, garde_contre. "
-    "Commands: hand, help, quit."
+    "trumps T1..T21; the Excuse EX (Sküs in Austrian Tarock). French bids: pass, petite, garde, "
+    "garde_sans, garde_contre; Austrian bids: pass, threesome, solo. At any prompt the words in "
+    "brackets are the legal answers. Commands: hand, help, quit."
 )
 
 
@@ -60,11 +65,12 @@ def play_command(
         fail(f"--seat must be 0..{players - 1}")
     rng = random.Random(seed)
     try:
-        deal = FrenchDeal.new(rules, dealer=(seat - 1) % players, rng=rng)
+        deal = new_deal(rules, dealer=(seat - 1) % players, rng=rng)
     except ValueError as exc:
         fail(str(exc))
     console = Console(highlight=False)
-    console.print(f"[bold]French Tarot for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
+    game = "Austrian Tarock" if rules.game == "austrian" else "French Tarot"
+    console.print(f"[bold]{game} for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
     finished = play_deal(deal, seat, {s: RandomBot(rng) for s in range(players) if s != seat}, console)
     if save is not None:
         try:
@@ -76,7 +82,7 @@ def play_command(
         raise typer.Exit(0)
 
 
-def play_deal(deal: FrenchDeal, you: int, bots: dict[int, RandomBot], console: Console) -> bool:
+def play_deal(deal: Deal, you: int, bots: dict[int, RandomBot], console: Console) -> bool:
     """Run the deal to its end; False if the player quit."""
     told = 0
     while not deal.is_over():
@@ -97,7 +103,7 @@ def play_deal(deal: FrenchDeal, you: int, bots: dict[int, RandomBot], console: C
     return True
 
 
-def _narrate(deal: FrenchDeal, you: int, told: int, console: Console) -> int:
+def _narrate(deal: Deal, you: int, told: int, console: Console) -> int:
     events = deal.view(you).events
     for event in events[told:]:
         line = describe_event(event, you)
@@ -106,8 +112,8 @@ def _narrate(deal: FrenchDeal, you: int, told: int, console: Console) -> int:
     return len(events)
 
 
-def _ask(deal: FrenchDeal, view: SeatView, console: Console) -> Action | None:
-    phase = Phase(view.phase)
+def _ask(deal: Deal, view: AnyView, console: Console) -> int | None:
+    phase = view.phase
     _show_table(view, console)
     while True:
         try:
@@ -138,16 +144,23 @@ def _ask(deal: FrenchDeal, view: SeatView, console: Console) -> Action | None:
         return action
 
 
-def _show_table(view: SeatView, console: Console) -> None:
+def _show_table(view: AnyView, console: Console) -> None:
     console.print(f"Your hand: {cards_markup(view.hand)}")
+    if isinstance(view, TwoPlayerView):
+        console.print(f"Your piles: {_tops(view.own_tops)}   Opponent's piles: {_tops(view.opponent_tops)}")
     if view.trick:
         console.print(
             "On the table: " + ", ".join(f"{seat_name(s, view.seat)} {card_markup(c)}" for s, c in view.trick)
         )
 
 
-def _legal_hint(view: SeatView) -> str:
+def _tops(tops: tuple[int | None, ...]) -> str:
+    return " ".join(card_markup(c) if c is not None else "-" for c in tops)
+
+
+def _legal_hint(view: AnyView) -> str:
     legal = view.legal_actions
-    if legal and legal[0].kind in (ActionKind.PLAY, ActionKind.DISCARD, ActionKind.CALL):
-        return " ".join(card_markup(a.card) for a in legal if a.card is not None)
+    cards = [a.card for a in legal]
+    if legal and all(c is not None for c in cards):
+        return " ".join(card_markup(c) for c in cards if c is not None)
     return " / ".join(str(a).replace("_", " ") for a in legal)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from atout.cards import PETIT, SUIT_OF, CardSet, card_name, cards_of
 from atout.engine.events import Event
-from atout.scoring import contract_made
-from atout.scoring.summary import FrenchSummary
+from atout.scoring import AustrianSummary, Summary, TwoPlayerSummary, contract_made, declarer_wins
+from atout.scoring.summary import two_player_winner
 
 _SUIT_STYLE = ("bold", "bold red", "bold red", "bold", "bold yellow", "bold magenta")
 _SUIT_SYMBOL = ("♠", "♥", "♦", "♣")
@@ -93,8 +93,21 @@ def describe_event(event: Event, you: int | None = None) -> str | None:
         assert isinstance(data, tuple)
         card, to = data
         return f"For the Excuse, {card_markup(card)} goes to {seat_name(to, you)}."
-    if kind == "end" and isinstance(data, FrenchSummary):
-        return summary_line(data)
+    if kind == "talon_shown":
+        assert isinstance(data, tuple)
+        half, cards = data
+        return f"Talon half {half}: {cards_markup(cards)}"
+    if kind == "talon_taken":
+        return f"{who} take{'' if who == 'You' else 's'} talon half {data}."
+    if kind == "game":
+        return f"{who} declare{'' if who == 'You' else 's'} game {'1: 36 or more' if data == '36_or_more' else '2: 35 or less'}."
+    if kind == "turn_up":
+        assert isinstance(data, int)
+        return f"{who} turn{'' if who == 'You' else 's'} up {card_markup(data)}."
+    if kind == "excuse_unpaid":
+        return f"{who} could not pay the low card owed for the Excuse."
+    if kind == "end" and data is not None:
+        return summary_line(data)  # type: ignore[arg-type]
     return None
 
 
@@ -103,7 +116,21 @@ def _verb(who: str, third_person: str, second_person: str) -> str:
     return second_person if who == "You" else third_person
 
 
-def summary_line(summary: FrenchSummary) -> str:
+def summary_line(summary: Summary) -> str:
+    """One sentence on how a deal of any game ended."""
+    if isinstance(summary, AustrianSummary):
+        wins = declarer_wins(summary)
+        half = f", talon half {summary.talon_half}" if summary.talon_half else ""
+        game = "36 or more" if summary.game_type == "36_or_more" else "35 or less"
+        verdict = "[green]wins[/]" if wins else "[red]loses[/]"
+        return f"The declarer ({summary.bid}{half}, game {game}) has {summary.points} points and {verdict}."
+    if isinstance(summary, TwoPlayerSummary):
+        points = " and ".join(
+            f"seat {s} {h / 2:g} ({b} bouts)"
+            for s, (h, b) in enumerate(zip(summary.half_points, summary.oudlers, strict=True))
+        )
+        winner = two_player_winner(summary)
+        return f"Points: {points}; " + (f"seat {winner} wins." if winner is not None else "no winner.")
     made = contract_made(summary)
     need = summary.rules.threshold(summary.oudlers)
     verdict = "[green]made[/]" if made else "[red]lost[/]"

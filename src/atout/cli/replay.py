@@ -8,10 +8,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from atout.cards import CardSet
+from atout.cards import CardSet, parse_card
 from atout.cli.common import fail
-from atout.cli.render import card_markup, cards_markup, describe_event, seat_name, summary_line
-from atout.engine.french import FrenchDeal
+from atout.cli.render import card_markup, cards_markup, describe_event, seat_name
+from atout.games import Deal
 from atout.records import RecordError, load_record, replay
 
 
@@ -30,22 +30,22 @@ def replay_command(
     print_deal(deal, Console())
 
 
-def print_deal(deal: FrenchDeal, console: Console) -> None:
-    """The whole story of a deal: hands, auction, chien, tricks and scores."""
+def print_deal(deal: Deal, console: Console) -> None:
+    """The whole story of a deal of any game: the cards dealt, the auction and declarations,
+    the tricks, and the scores."""
+    game = "Austrian Tarock" if deal.rules.game == "austrian" else "French Tarot"
     console.print(
-        f"[bold]French Tarot, {deal.n} players[/], dealer: seat {deal.dealer}"
+        f"[bold]{game}, {deal.n} players[/], dealer: seat {deal.dealer}"
         + (f"; options {deal.rules.changed()}" if deal.rules.changed() else "")
     )
-    for seat, hand in enumerate(deal.initial_hands):
-        console.print(f"  Seat {seat}: {cards_markup(hand)}")
-    console.print(f"  Chien: {cards_markup(deal.initial_chien)}")
+    for key, value in deal.dealt().items():
+        for text in _dealt_lines(key, value):
+            console.print(f"  {text}")
     for event in deal.events:
-        if event.kind in ("bid", "all_passed", "petit_sec", "call", "chelem", "poignee", "discard_shown"):
+        if event.kind not in _TOLD_LATER:
             line = describe_event(event)
             if line:
                 console.print(line)
-    if deal.ecart:
-        console.print(f"Écart: {cards_markup(deal.ecart)}")
     if deal.tricks:
         table = Table(title="Tricks")
         table.add_column("#", justify="right")
@@ -62,14 +62,61 @@ def print_deal(deal: FrenchDeal, console: Console) -> None:
         console.print(table)
         console.print("(the card underlined led the trick)")
     for event in deal.events:
-        if event.kind in ("excuse_kept", "excuse_paid"):
+        if event.kind in ("excuse_kept", "excuse_paid", "excuse_unpaid", "end"):
             line = describe_event(event)
             if line:
                 console.print(line)
-    if deal.summary is not None:
-        console.print(summary_line(deal.summary))
-        console.print(f"Attack's cards: {len(CardSet(deal.attack_pile()))}")
-    elif deal.is_over():
-        console.print(f"Cancelled: {deal.outcome}")
     if deal.is_over():
+        if deal.summary is None:
+            console.print(f"Cancelled: {deal.outcome}")
         console.print("Scores: " + ", ".join(f"{seat_name(s)} {v:+d}" for s, v in enumerate(deal.scores())))
+
+
+# told with the trick table, or after it
+_TOLD_LATER = {
+    "play",
+    "trick",
+    "turn_up",
+    "partner",
+    "alone",
+    "excuse_kept",
+    "excuse_paid",
+    "excuse_unpaid",
+    "end",
+}
+
+
+_DEALT_TITLES = {
+    "hands": "Seat {}",
+    "talon": "Talon half {}",
+    "piles": "Piles of seat {}",
+    "face_up": "Face up, seat {}",
+}
+
+
+def _dealt_lines(key: str, value: object) -> list[str]:
+    """Lines for one field of :meth:`dealt`: a card string, or lists of them by seat."""
+    if isinstance(value, list):
+        title = _DEALT_TITLES.get(key, key + " {}")
+        first = 1 if key == "talon" else 0
+        if key == "hands":
+            return [f"{title.format(i)}: {_hand(v)}" for i, v in enumerate(value)]
+        return [f"{title.format(i + first)}: {_cards(v)}" for i, v in enumerate(value)]
+    return [f"{key.replace('_', ' ').capitalize()}: {_hand(value)}"]
+
+
+def _hand(value: object) -> str:
+    """A hand, sorted as a player holds it."""
+    names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+    return cards_markup(CardSet(parse_card(str(n)) for n in names).mask)
+
+
+def _cards(value: object) -> str:
+    """Card names as written (a pile keeps its order, bottom first), in colour."""
+    if isinstance(value, str):
+        return " ".join(card_markup(parse_card(word)) for word in value.split())
+    if isinstance(value, list) and all(isinstance(v, str) and " " not in v for v in value):
+        return " ".join(card_markup(parse_card(v)) for v in value)
+    if isinstance(value, list):
+        return " | ".join(_cards(v) for v in value)
+    return str(value)

@@ -23,11 +23,10 @@ from atout.cli.common import (
     rules_from_cli,
 )
 from atout.engine.deal import next_dealer
-from atout.engine.french import FrenchDeal
-from atout.engine.invariants import broken_invariants
+from atout.games import broken_invariants, new_deal
 from atout.records import write_record
 from atout.rules import Rules
-from atout.scoring import contract_made
+from atout.scoring import AustrianSummary, FrenchSummary, Summary, contract_made, declarer_wins
 
 
 def simulate_command(
@@ -49,7 +48,7 @@ def simulate_command(
     rules = rules_from_cli(players, option, preset, game)
     players = rules.players
     try:
-        FrenchDeal.new(rules, rng=0)
+        new_deal(rules, rng=0)
     except ValueError as exc:
         fail(str(exc))
     report = run_simulation(rules, deals, seed, progress=not json_output, save_failures=save_failures)
@@ -86,7 +85,7 @@ def run_simulation(
         dealer = 0
         for d in range(deals):
             deal_seed = rng.getrandbits(63)
-            deal = FrenchDeal.new(rules, dealer=dealer, rng=deal_seed)
+            deal = new_deal(rules, dealer=dealer, rng=deal_seed)
             dealer = next_dealer(rules, dealer)
             deal.play_out(rng)
             problems = broken_invariants(deal)
@@ -97,41 +96,55 @@ def run_simulation(
                     (save_failures / f"deal-{d}.json").write_text(
                         write_record(deal, deal_seed), encoding="utf-8"
                     )
-            summary = deal.summary
-            if summary is None:
-                outcomes["petit sec" if deal.outcome.startswith("petit sec") else "all passed"] += 1
+            result = contract_of(deal.summary)
+            if deal.summary is None:
+                outcomes[deal.outcome.split(":")[0].split(";")[0]] += 1
             else:
                 outcomes["played"] += 1
-                contracts[summary.contract] += 1
-                made[summary.contract] += contract_made(summary)
+            if result is not None:
+                contracts[result[0]] += 1
+                made[result[0]] += result[1]
             for seat, value in enumerate(deal.scores()):
                 totals[seat] += value
             bar.advance(task)
     elapsed = time.perf_counter() - start
-    played = outcomes["played"]
+    taken = sum(contracts.values())
+    order = [c for c in rules.contracts if contracts[c]] if rules.game == "french" else sorted(contracts)
     return {
+        "game": rules.game,
         "players": n,
         "deals": deals,
         "seed": seed,
         "options": rules.changed(),
         "outcomes": dict(outcomes),
-        "contracts": {c: {"taken": contracts[c], "made": made[c]} for c in rules.contracts if contracts[c]},
-        "success_rate": round(sum(made.values()) / played, 4) if played else None,
+        "contracts": {c: {"taken": contracts[c], "made": made[c]} for c in order},
+        "success_rate": round(sum(made.values()) / taken, 4) if taken else None,
         "mean_score_by_seat": [round(t / deals, 2) for t in totals],
         "broken": broken,
         "deals_per_second": round(deals / elapsed, 1),
     }
 
 
+def contract_of(summary: Summary | None) -> tuple[str, bool] | None:
+    """The contract of a played deal and whether its taker (or declarer) made it; ``None``
+    for a cancelled deal or a game without contracts (2 players)."""
+    if isinstance(summary, FrenchSummary):
+        return summary.contract, contract_made(summary)
+    if isinstance(summary, AustrianSummary):
+        return f"{summary.bid} {summary.game_type}", declarer_wins(summary)
+    return None
+
+
 def print_report(report: dict[str, Any]) -> None:
     console = Console()
     outcomes = report["outcomes"]
+    game = "Austrian Tarock" if report["game"] == "austrian" else "French Tarot"
+    counts = ", ".join(f"{count} {kind}" for kind, count in sorted(outcomes.items()))
     console.print(
-        f"[bold]{report['deals']}[/] deals for {report['players']} players (seed {report['seed']}): "
-        f"{outcomes.get('played', 0)} played, {outcomes.get('all passed', 0)} all passed, "
-        f"{outcomes.get('petit sec', 0)} petit sec; {report['deals_per_second']:.0f} deals/s"
+        f"[bold]{report['deals']}[/] deals of {game} for {report['players']} players (seed {report['seed']}): "
+        f"{counts}; {report['deals_per_second']:.0f} deals/s"
     )
-    table = Table(title="Contracts")
+    table = Table(title="Contracts (taker or declarer)")
     table.add_column("contract")
     table.add_column("taken", justify="right")
     table.add_column("made", justify="right")
@@ -140,9 +153,10 @@ def print_report(report: dict[str, Any]) -> None:
         table.add_row(
             name.replace("_", " "), str(row["taken"]), str(row["made"]), f"{row['made'] / row['taken']:.1%}"
         )
-    console.print(table)
     rate = report["success_rate"]
-    console.print(f"Success rate: {rate:.1%}" if rate is not None else "No deal was played.")
+    if report["contracts"]:
+        console.print(table)
+        console.print(f"Success rate: {rate:.1%}")
     console.print(
         "Mean score by seat: "
         + ", ".join(f"seat {i}: {v:+.2f}" for i, v in enumerate(report["mean_score_by_seat"]))
@@ -152,6 +166,8 @@ def print_report(report: dict[str, Any]) -> None:
         for item in report["broken"][:5]:
             console.print(f"  deal {item['deal']} (seed {item['seed']}): {'; '.join(item['problems'])}")
     else:
+        total = {"austrian": "70 (74 with a jack of 3)"}.get(report["game"], "91")
         console.print(
-            "[green]Every invariant held on every deal[/] (91 points, zero-sum scores, every card once)."
+            f"[green]Every invariant held on every deal[/] ({total} points shared, every card once, "
+            "scores as the rules share them)."
         )

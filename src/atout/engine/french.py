@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Mapping
 from enum import StrEnum
 
 from atout.cards import (
@@ -41,10 +42,12 @@ from atout.cards import (
     SUIT_OF,
     TRUMP,
     TRUMPS_MASK,
+    CardSet,
     card_name,
     cards_of,
     count_bouts,
     half_points,
+    parse_card,
 )
 from atout.engine.actions import (
     ACTIONS,
@@ -266,6 +269,45 @@ class FrenchDeal:
             raise ValueError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer}")
         hands, chien = deal_cards(rules, dealer, rng)
         return cls(rules, dealer, hands, chien, _checked=True)
+
+    def dealt(self) -> dict[str, object]:
+        """The dealt cards as card names: ``hands`` (by seat) and ``chien``."""
+        return {
+            "hands": [str(CardSet(h)) for h in self.initial_hands],
+            "chien": str(CardSet(self.initial_chien)),
+        }
+
+    @classmethod
+    def from_dealt(cls, rules: Rules, dealer: int, data: Mapping[str, object]) -> FrenchDeal:
+        """Rebuild a deal from :meth:`dealt`; :class:`ValueError` names the bad field."""
+        check_engine_rules(rules)
+        n = rules.players
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer: expected a seat number 0..{n - 1}, found {dealer!r}")
+        hands = data.get("hands")
+        if not isinstance(hands, list) or len(hands) != n:
+            raise ValueError(f"hands: expected {n} hands of card names")
+        fields = [*(f"hands[{i}]" for i in range(n)), "chien"]
+        masks: list[int] = []
+        where: dict[int, str] = {}
+        for field, text in zip(fields, [*hands, data.get("chien")], strict=True):
+            cards = _card_list(text, field)
+            for card in cards:
+                if card in where:
+                    raise ValueError(f"{field}: {card_name(card)} is dealt twice (also in {where[card]})")
+                where[card] = field
+            size = CHIEN_SIZE[n] if field == "chien" else HAND_SIZE[n]
+            if len(cards) != size:
+                raise ValueError(f"{field}: {len(cards)} cards, a {n}-player deal gives {size}")
+            masks.append(sum(BIT[c] for c in cards))
+        return cls(rules, dealer, masks[:-1], masks[-1])
+
+    @staticmethod
+    def action_name(action: int) -> str:
+        """The words of an action, e.g. ``play KS`` or ``garde_sans``."""
+        if not 0 <= action < len(ACTIONS):
+            raise ValueError(f"{action!r} is not an action")
+        return str(ACTIONS[action])
 
     def clone(self) -> FrenchDeal:
         """An independent copy (lists copied; cards and rules are immutable)."""
@@ -1026,6 +1068,16 @@ def excuse_exchange_card(won: int, rule: str = "low") -> int:
 def _exchange_order(card: int) -> tuple[int, int]:
     """Order for the Excuse exchange card: lowest rank first, suits ♠ ♥ ♦ ♣."""
     return (card % 14, card // 14) if card < PETIT else (card - PETIT, 4)
+
+
+def _card_list(value: object, field: str) -> list[int]:
+    """The cards named in a record field, in the order written."""
+    if not isinstance(value, str):
+        raise ValueError(f"{field}: expected card names separated by spaces")
+    try:
+        return [parse_card(word) for word in value.replace(",", " ").split()]
+    except ValueError as exc:
+        raise ValueError(f"{field}: {exc}") from None
 
 
 def _check_dealt(n: int, hands: list[int], chien: int) -> None:

@@ -1,0 +1,48 @@
+"""Every game atout plays, chosen from the rules: French Tarot for 2 to 5 players and
+Austrian three-player Tarock. Front ends and records go through here.
+
+>>> from atout.presets import rules_for
+>>> type(new_deal(rules_for("tarock"), rng=1)).__name__, type(new_deal(Rules(players=2), rng=1)).__name__
+('AustrianDeal', 'TwoPlayerDeal')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from atout.engine.austrian import AustrianDeal
+from atout.engine.austrian_invariants import broken_invariants as broken_austrian
+from atout.engine.french import FrenchDeal
+from atout.engine.invariants import broken_invariants as broken_french
+from atout.engine.two_player import TwoPlayerDeal
+from atout.rules import Rules
+
+Deal = FrenchDeal | TwoPlayerDeal | AustrianDeal
+DealClass = type[FrenchDeal] | type[TwoPlayerDeal] | type[AustrianDeal]
+
+
+def deal_class(rules: Rules) -> DealClass:
+    """The engine that plays these rules."""
+    if rules.game == "austrian":
+        return AustrianDeal
+    if rules.players == 2:
+        return TwoPlayerDeal
+    return FrenchDeal
+
+
+def new_deal(rules: Rules, dealer: int = 0, rng: random.Random | int | None = None) -> Deal:
+    """Shuffle and deal a new deal of the game the rules describe."""
+    return deal_class(rules).new(rules, dealer=dealer, rng=rng)
+
+
+def deal_from_dealt(rules: Rules, dealer: int, data: Mapping[str, object]) -> Deal:
+    """A deal rebuilt from its dealt cards (as :meth:`dealt` writes them)."""
+    return deal_class(rules).from_dealt(rules, dealer, data)
+
+
+def broken_invariants(deal: Deal) -> list[str]:
+    """What is wrong with a finished deal of any game; empty when all is well."""
+    if isinstance(deal, AustrianDeal):
+        return broken_austrian(deal)
+    return broken_french(deal)
