@@ -15,6 +15,7 @@ import pytest
 from atout.bots.random_bot import RandomBot
 from atout.cards import CardSet
 from atout.engine import FrenchDeal, Phase
+from atout.games import new_deal
 from atout.records import (
     FORMAT,
     VERSION,
@@ -221,9 +222,11 @@ def test_a_bad_option_value_is_refused() -> None:
 
 
 def test_an_option_the_engine_does_not_play_is_refused_under_options() -> None:
-    record = json.loads(write_record(played_deal(5)))
-    record["options"] = {"five_player_mode": "dead_player"}
-    with pytest.raises(RecordError, match=r"^options: five_player_mode=dead_player is scored"):
+    record = json.loads(write_record(new_deal(Rules(players=2), rng=1)))
+    record["options"] = {"misere_bonus": 10}
+    with pytest.raises(
+        RecordError, match=r"^options: misère and partial-slam declarations are not played with 2"
+    ):
         replay(record)
 
 

@@ -13,13 +13,14 @@ from collections.abc import Mapping
 
 from atout.engine.austrian import AustrianDeal
 from atout.engine.austrian_invariants import broken_invariants as broken_austrian
+from atout.engine.dead_player import DeadPlayerDeal
 from atout.engine.french import FrenchDeal
 from atout.engine.invariants import broken_invariants as broken_french
 from atout.engine.two_player import TwoPlayerDeal
 from atout.rules import Rules
 
-Deal = FrenchDeal | TwoPlayerDeal | AustrianDeal
-DealClass = type[FrenchDeal] | type[TwoPlayerDeal] | type[AustrianDeal]
+Deal = FrenchDeal | TwoPlayerDeal | AustrianDeal | DeadPlayerDeal
+DealClass = type[FrenchDeal] | type[TwoPlayerDeal] | type[AustrianDeal] | type[DeadPlayerDeal]
 
 
 def deal_class(rules: Rules) -> DealClass:
@@ -28,6 +29,8 @@ def deal_class(rules: Rules) -> DealClass:
         return AustrianDeal
     if rules.players == 2:
         return TwoPlayerDeal
+    if rules.five_player_mode == "dead_player":
+        return DeadPlayerDeal
     return FrenchDeal
 
 
@@ -45,4 +48,19 @@ def broken_invariants(deal: Deal) -> list[str]:
     """What is wrong with a finished deal of any game; empty when all is well."""
     if isinstance(deal, AustrianDeal):
         return broken_austrian(deal)
+    if isinstance(deal, DeadPlayerDeal):
+        problems = broken_french(deal.inner)
+        scores = deal.scores()
+        if scores[deal.dealer] != 0 or sum(scores) != 0:
+            problems.append(f"the dead player must score 0 and the row sum to 0: {scores}")
+        return problems
     return broken_french(deal)
+
+
+def next_dealer(deal: Deal) -> int:
+    """Who deals next (RULES.md §3.1, §3.3): the deal passes to the right, also after a
+    cancelled deal; a dead player keeps dealing as long as everyone passes (§4.3 mode B)."""
+    if isinstance(deal, DeadPlayerDeal) and deal.is_over() and deal.outcome.startswith("all passed"):
+        return deal.dealer
+    step = -1 if deal.rules.play_direction == "clockwise" else 1
+    return (deal.dealer + step) % deal.n

@@ -119,8 +119,8 @@ def test_the_table_report_says_every_invariant_held(atout: Any) -> None:
         (["--option", "no_petite"], "error: an option is written name=value, not 'no_petite'"),
         (["--option", "play_direction=up"], "error: play_direction must be one of"),
         (
-            ["-p", "5", "--option", "five_player_mode=dead_player"],
-            "error: five_player_mode=dead_player is scored",
+            ["-p", "2", "--option", "misere_bonus=10"],
+            "error: misère and partial-slam declarations are not played with 2 players",
         ),
         (["--players", "6"], "error: players must be 2, 3, 4 or 5"),
         (["--players", "6"], "error: players must be 2, 3, 4 or 5 for French Tarot, not 6"),

@@ -22,8 +22,7 @@ from atout.cli.common import (
     fail,
     rules_from_cli,
 )
-from atout.engine.deal import next_dealer
-from atout.games import broken_invariants, new_deal
+from atout.games import broken_invariants, new_deal, next_dealer
 from atout.records import write_record
 from atout.rules import Rules
 from atout.scoring import AustrianSummary, FrenchSummary, Summary, contract_made, declarer_wins
@@ -86,8 +85,8 @@ def run_simulation(
         for d in range(deals):
             deal_seed = rng.getrandbits(63)
             deal = new_deal(rules, dealer=dealer, rng=deal_seed)
-            dealer = next_dealer(rules, dealer)
             deal.play_out(rng)
+            dealer = next_dealer(deal)
             problems = broken_invariants(deal)
             if problems:
                 broken.append({"deal": d, "seed": deal_seed, "problems": problems})

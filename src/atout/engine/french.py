@@ -117,7 +117,6 @@ _REFUSALS = {
     Phase.MISERE: NO_MISERE,
     Phase.EXCUSE_SEC: KEEP_HAND,
 }
-_UNSUPPORTED = (("five_player_mode", "dead_player"),)
 
 
 def check_engine_rules(rules: Rules) -> None:
@@ -126,9 +125,8 @@ def check_engine_rules(rules: Rules) -> None:
         raise RulesError(f"game={rules.game} is not French Tarot")
     if rules.players not in HAND_SIZE:
         raise RulesError(f"the French deal engine plays 3, 4 or 5 players, not {rules.players}")
-    for name, value in _UNSUPPORTED:
-        if getattr(rules, name) == value:
-            raise RulesError(f"{name}={value} is scored by the score keeper but not yet played by the engine")
+    if rules.five_player_mode == "dead_player":
+        raise RulesError("five_player_mode=dead_player is played by DeadPlayerDeal (atout.games picks it)")
     if rules.deal_scheme == "seed000" and rules.players == 5:
         raise RulesError("deal_scheme=seed000 deals a 6-card kitty: it needs 3 or 4 players")
 
