@@ -44,3 +44,31 @@ def test_simulate_under_a_preset_applies_its_options(atout: Any) -> None:
     assert "first_bidder" not in json.loads(override.stdout)["options"]
     five = atout("simulate", "-r", "czech", "-p", "5", "-n", "200", "--json")
     assert json.loads(five.stdout)["options"]["called_card_fallback"] == "queen_only"
+
+
+def test_score_under_a_preset_uses_its_options_and_the_summary_wins(atout: Any) -> None:
+    failed_slam = {
+        "game": "french",
+        "players": 4,
+        "taker": 0,
+        "contract": "garde",
+        "oudlers": 2,
+        "points": 70,
+        "chelem": {"announced": True, "won_by": None},
+    }
+    fft = json.loads(atout("score", "-", "--json", input=json.dumps(failed_slam)).stdout)
+    japanese = json.loads(
+        atout("score", "-", "--json", "--rules", "japanese", input=json.dumps(failed_slam)).stdout
+    )
+    assert fft["scores"] == [-276, 92, 92, 92]  # FFT: a failed announced slam costs 200
+    assert japanese["scores"] == [-876, 292, 292, 292]  # seed 000: it costs 400
+    own = {**failed_slam, "options": {"slam_announced_failed_penalty": 200}}
+    assert json.loads(atout("score", "-", "--json", "-r", "japanese", input=json.dumps(own)).stdout) == fft
+
+
+def test_score_refuses_a_preset_of_another_game(atout: Any) -> None:
+    summary = {"game": "french", "players": 4, "taker": 0, "contract": "garde", "oudlers": 2, "points": 70}
+    result = atout("score", "-", "-r", "tarock", input=json.dumps(summary))
+    assert result.exit_code == 2 and "tarock preset is for austrian" in result.stderr
+    unknown = atout("score", "-", "-r", "nope", input=json.dumps(summary))
+    assert unknown.exit_code == 2 and "unknown rules preset" in unknown.stderr

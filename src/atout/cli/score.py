@@ -15,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from atout.presets import preset as preset_named
+from atout.rules import RulesError
 from atout.scoring import (
     FrenchSummary,
     ScoreSheet,
@@ -42,10 +44,18 @@ def score_command(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the scores as JSON instead of a table.")
     ] = False,
+    preset: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", "-r", help="A rules preset (see `atout rules`) under each summary's options."
+        ),
+    ] = None,
 ) -> None:
     """Score one deal summary, or a session of them, as a score keeper at a real table."""
     try:
         data = _load(file)
+        if preset is not None:
+            data = _with_preset(data, preset)
         single = isinstance(data, dict)
         summaries = _parse_all(data)
     except InputError as exc:
@@ -75,6 +85,26 @@ def _load(file: str) -> object:
         ) from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"{name} is not usable JSON: {exc}") from None
+
+
+def _with_preset(data: object, name: str) -> object:
+    """The summaries with a preset's options under their own (a summary's options win)."""
+    try:
+        chosen = preset_named(name)
+    except RulesError as exc:
+        raise InputError(str(exc)) from None
+    base = {k: v for k, v in chosen.options.items() if k not in ("game", "players")}
+    game = chosen.options.get("game", "french")
+
+    def apply(item: object) -> object:
+        if not isinstance(item, dict):
+            return item
+        if item.get("game", game) != game:
+            raise InputError(f"game: the {chosen.name} preset is for {game}, not {item.get('game')!r}")
+        options = item.get("options", {})
+        return {**item, "options": {**base, **options} if isinstance(options, dict) else options}
+
+    return [apply(item) for item in data] if isinstance(data, list) else apply(data)
 
 
 def _parse_all(data: object) -> list[Summary]:
