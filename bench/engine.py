@@ -27,9 +27,19 @@ from rich.console import Console
 from rich.table import Table
 
 from atout.engine import FrenchDeal, Phase
+from atout.games import Deal, deal_class
 from atout.rules import Rules
 
 PLAYER_COUNTS = (3, 4, 5)
+# Every game: French Tarot for 3, 4 and 5 players with every driver, and the other games
+# (2 players, five with a dead player, Austrian Tarock) through the list and playout drivers.
+GAMES: dict[str, Rules] = {
+    **{f"french {n}": Rules(players=n) for n in PLAYER_COUNTS},
+    "french 2": Rules(players=2),
+    "french 5, dead player": Rules(players=5, five_player_mode="dead_player"),
+    "austrian 3": Rules(game="austrian", players=3),
+}
+MASK_GAMES = {f"french {n}" for n in PLAYER_COUNTS}
 DEFAULT_DEALS = 4000
 DEFAULT_REPEATS = 3
 DEFAULT_POSITIONS = 3000
@@ -44,8 +54,9 @@ PLAY = Phase.PLAY
 
 @dataclass
 class DealRun:
-    """One driver over ``deals`` random deals with ``players`` seats."""
+    """One driver over ``deals`` random deals of one game."""
 
+    game: str
     players: int
     driver: str
     deals: int
@@ -64,6 +75,7 @@ class DealRun:
 
     def summary(self) -> dict[str, Any]:
         return {
+            "game": self.game,
             "players": self.players,
             "driver": self.driver,
             "deals": self.deals,
@@ -139,10 +151,10 @@ def _outcome_kind(outcome: str) -> str:
     return outcome.split(":")[0].split(";")[0]
 
 
-Finisher = Callable[[FrenchDeal, random.Random], None]
+Finisher = Callable[[Deal, random.Random], None]
 
 
-def _finish_with_lists(deal: FrenchDeal, rng: random.Random) -> None:
+def _finish_with_lists(deal: Deal, rng: random.Random) -> None:
     """Every decision from ``legal_actions()`` and ``apply()``."""
     draw = rng.random
     while not deal.is_over():
@@ -150,9 +162,11 @@ def _finish_with_lists(deal: FrenchDeal, rng: random.Random) -> None:
         deal.apply(legal[int(draw() * len(legal))])
 
 
-def _finish_with_masks(deal: FrenchDeal, rng: random.Random) -> None:
+def _finish_with_masks(deal: Deal, rng: random.Random) -> None:
     """Card play from the ``legal_play_mask()`` bitset; the k-th set bit is the k-th entry of
     ``legal_actions()``, so the same draws play the same deal as :func:`_finish_with_lists`."""
+    if not isinstance(deal, FrenchDeal):
+        raise TypeError("the mask driver plays French Tarot for 3 to 5 players")
     draw = rng.random
     while not deal.is_over():
         if deal.phase is PLAY:
@@ -165,16 +179,16 @@ def _finish_with_masks(deal: FrenchDeal, rng: random.Random) -> None:
             deal.apply(legal[int(draw() * len(legal))])
 
 
-def _finish_with_play_out(deal: FrenchDeal, rng: random.Random) -> None:
+def _finish_with_play_out(deal: Deal, rng: random.Random) -> None:
     """``FrenchDeal.play_out``: the engine's own loop for simulations and rollouts (same draws)."""
     deal.play_out(rng)
 
 
-def run_driver(finish: Finisher, players: int, deals: int, seed: int) -> tuple[float, int, Counter[str], int]:
+def run_driver(finish: Finisher, rules: Rules, deals: int, seed: int) -> tuple[float, int, Counter[str], int]:
     """Random full deals finished by ``finish``: (seconds, decisions, outcomes, checksum)."""
-    rules = Rules(players=players)
+    players = rules.players
     rng = random.Random(seed)
-    new = FrenchDeal.new
+    new = deal_class(rules).new
     decisions = 0
     checksum = 0
     outcomes: Counter[str] = Counter()
@@ -196,15 +210,15 @@ DRIVERS: dict[str, Finisher] = {
 }
 
 
-def bench_deals(players: int, driver: str, deals: int, seed: int, repeats: int) -> DealRun:
+def bench_deals(game: str, driver: str, deals: int, seed: int, repeats: int) -> DealRun:
     finish = DRIVERS[driver]
     times: list[float] = []
     decisions = checksum = 0
     outcomes: Counter[str] = Counter()
     for _ in range(repeats):
-        seconds, decisions, outcomes, checksum = run_driver(finish, players, deals, seed)
+        seconds, decisions, outcomes, checksum = run_driver(finish, GAMES[game], deals, seed)
         times.append(seconds)
-    return DealRun(players, driver, deals, times, decisions, dict(outcomes), checksum)
+    return DealRun(game, GAMES[game].players, driver, deals, times, decisions, dict(outcomes), checksum)
 
 
 # ---------------------------------------------------------------- legal-move generation
@@ -412,7 +426,7 @@ def print_report(
         a.checksum == b.checksum
         for a in deal_runs
         for b in deal_runs
-        if a.players == b.players and a.driver != b.driver
+        if a.game == b.game and a.driver != b.driver
     )
     console.print(f"the list, mask and playout drivers played the same deals: {'yes' if same else 'NO'}")
 
@@ -435,7 +449,7 @@ def print_report(
         console.print(f"OpenSpiel: {spiel.note}", markup=False)
     else:
         s = spiel.summary()
-        four = {r.driver: r.summary() for r in deal_runs if r.players == OPENSPIEL_PLAYERS}
+        four = {r.driver: r.summary() for r in deal_runs if r.game == f"french {OPENSPIEL_PLAYERS}"}
         table = Table(title=f"atout vs OpenSpiel {spiel.game}, {OPENSPIEL_PLAYERS} players")
         for name in (
             "engine",
@@ -515,9 +529,10 @@ def main(argv: list[str] | None = None) -> int:
     load_before = _load()
     wall = time.perf_counter()
     deal_runs = [
-        bench_deals(players, driver, args.deals, args.seed, args.repeats)
-        for players in PLAYER_COUNTS
+        bench_deals(game, driver, args.deals, args.seed, args.repeats)
+        for game in GAMES
         for driver in DRIVERS
+        if driver != "mask" or game in MASK_GAMES
     ]
     positions = sample_positions(args.positions, args.seed)
     legal_runs = bench_legal(positions, args.repeats)
@@ -533,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
             "load_average_after": load_after,
             "deals": [r.summary() for r in deal_runs],
             "drivers_agree": all(
-                a.checksum == b.checksum for a in deal_runs for b in deal_runs if a.players == b.players
+                a.checksum == b.checksum for a in deal_runs for b in deal_runs if a.game == b.game
             ),
             "legal_moves": {"positions": len(positions), "runs": [r.summary() for r in legal_runs]},
             "openspiel": spiel.summary(),
