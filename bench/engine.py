@@ -401,7 +401,7 @@ def print_report(
 
     table = Table(title=f"Random full deals ({args.deals} deals per run)")
     for name in (
-        "players",
+        "game",
         "driver",
         "deals/s",
         "median deals/s",
@@ -409,11 +409,11 @@ def print_report(
         "decisions/s",
         "outcomes",
     ):
-        table.add_column(name, justify="left" if name in ("driver", "outcomes") else "right")
+        table.add_column(name, justify="left" if name in ("game", "driver", "outcomes") else "right")
     for run in deal_runs:
         s = run.summary()
         table.add_row(
-            str(run.players),
+            run.game,
             run.driver,
             f"{s['deals_per_s_best']:,.0f}",
             f"{s['deals_per_s_median']:,.0f}",
