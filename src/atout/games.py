@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from atout.engine.austrian import AustrianDeal
-from atout.engine.austrian_invariants import broken_invariants as broken_austrian
+from atout.engine.austrian.deal import AustrianDeal
+from atout.engine.austrian.invariants import broken_invariants as broken_austrian
 from atout.engine.dead_player import DeadPlayerDeal
 from atout.engine.french import FrenchDeal
 from atout.engine.invariants import broken_invariants as broken_french

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from atout.cards import AUSTRIAN_DECK_MASK, CardSet, cards_of
-from atout.engine.austrian import AustrianDeal
-from atout.engine.austrian_cards import parse_austrian_card
+from atout.engine.austrian.cards import parse_austrian_card
+from atout.engine.austrian.deal import AustrianDeal
 from atout.rules import Rules
 
 # The card play scenario: seat 0 holds all the spades, seat 1 is void in spades, seat 2 too.

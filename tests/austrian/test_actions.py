@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from atout.cards import parse_card
-from atout.engine.austrian_actions import (
+from atout.engine.austrian.actions import (
     ACCEPT_FIRST_HALF,
     AUSTRIAN_ACTIONS,
     GAME_1,

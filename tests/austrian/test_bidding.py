@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from atout.engine.austrian import AustrianPhase
+from atout.engine.austrian.deal import AustrianPhase
 from atout.engine.errors import IllegalActionError
 
 from .conftest import build, run, snapshot

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from atout.cards import AUSTRIAN_DECK_MASK, CLUBS, DIAMONDS, HEARTS, SPADES, TRUMP, card_name, suit_card
-from atout.engine.austrian_cards import (
+from atout.engine.austrian.cards import (
     AUSTRIAN_CARDS,
     SKUS,
     STRENGTH,
@@ -13,7 +13,7 @@ from atout.engine.austrian_cards import (
     card_value,
     parse_austrian_card,
 )
-from atout.engine.austrian_tricks import winning_card
+from atout.engine.austrian.tricks import winning_card
 
 from .conftest import mask
 

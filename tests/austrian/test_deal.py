@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from atout.cards import AUSTRIAN_DECK_MASK, BIT, CardSet
-from atout.engine.austrian import AustrianDeal, AustrianPhase
-from atout.engine.austrian_cards import AUSTRIAN_CARDS, deal_pack, shuffled_pack
+from atout.engine.austrian.cards import AUSTRIAN_CARDS, deal_pack, shuffled_pack
+from atout.engine.austrian.deal import AustrianDeal, AustrianPhase
 from atout.rules import Rules, RulesError
 
 from .conftest import build, rules

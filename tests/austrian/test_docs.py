@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from atout.cards import parse_card
-from atout.engine.austrian_actions import AUSTRIAN_ACTIONS, N_AUSTRIAN_ACTIONS
+from atout.engine.austrian.actions import AUSTRIAN_ACTIONS, N_AUSTRIAN_ACTIONS
 from atout.rules import Rules
 
 DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "austrian.md"

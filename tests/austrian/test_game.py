@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from atout.engine.austrian import AustrianPhase
+from atout.engine.austrian.deal import AustrianPhase
 from atout.engine.errors import IllegalActionError
 from atout.scoring.austrian import declarer_wins
 

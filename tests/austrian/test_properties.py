@@ -10,11 +10,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atout.engine.austrian import AustrianDeal
-from atout.engine.austrian_actions import AUSTRIAN_ACTIONS
-from atout.engine.austrian_cards import AUSTRIAN_TRUMPS_MASK
-from atout.engine.austrian_invariants import broken_invariants
-from atout.engine.austrian_view import AustrianView
+from atout.engine.austrian.actions import AUSTRIAN_ACTIONS
+from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK
+from atout.engine.austrian.deal import AustrianDeal
+from atout.engine.austrian.invariants import broken_invariants
+from atout.engine.austrian.view import AustrianView
 from atout.engine.errors import IllegalActionError
 from atout.rules import Rules
 from atout.scoring import check_summary, parse_summary, score, summary_to_json

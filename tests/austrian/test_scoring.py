@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from atout.cards import AUSTRIAN_DECK_MASK, JACKS_MASK
-from atout.engine.austrian import AustrianDeal
-from atout.engine.austrian_cards import austrian_points
+from atout.engine.austrian.cards import austrian_points
+from atout.engine.austrian.deal import AustrianDeal
 from atout.scoring import check_summary, parse_summary, score, summary_to_json
 from atout.scoring.austrian import austrian_value, declarer_wins
 

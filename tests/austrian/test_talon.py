@@ -7,7 +7,7 @@ import random
 import pytest
 
 from atout.cards import card_name
-from atout.engine.austrian import AustrianDeal, AustrianPhase
+from atout.engine.austrian.deal import AustrianDeal, AustrianPhase
 from atout.engine.errors import IllegalActionError
 
 from .conftest import build, mask, names, run, snapshot

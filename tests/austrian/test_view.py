@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from atout.engine.austrian import AustrianDeal
+from atout.engine.austrian.deal import AustrianDeal
 
 from .conftest import build, mask, run
 

@@ -19,7 +19,7 @@ from atout.cli.common import (
     rules_from_cli,
 )
 from atout.cli.render import card_markup, cards_markup, describe_event, seat_name
-from atout.engine.austrian_view import AustrianView
+from atout.engine.austrian.view import AustrianView
 from atout.engine.errors import IllegalActionError
 from atout.engine.two_player import TwoPlayerView
 from atout.engine.view import SeatView

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from atout.cards import CardSet
-from atout.engine.austrian_actions import AustrianAction
+from atout.engine.austrian.actions import AustrianAction
 from atout.engine.events import Event
 from atout.engine.view import TrickView
 from atout.rules import Rules

@@ -23,7 +23,7 @@ from enum import IntEnum
 from typing import Final
 
 from atout.cards import N_CARDS, card_name
-from atout.engine.austrian_cards import parse_austrian_card
+from atout.engine.austrian.cards import parse_austrian_card
 
 
 class AustrianActionKind(IntEnum):

@@ -16,7 +16,7 @@ the mask of its cards. There is no Excuse: Sküs (index 77) is the top trump.
 from __future__ import annotations
 
 from atout.cards import SUIT_MASKS, TRUMP
-from atout.engine.austrian_cards import AUSTRIAN_TRUMPS_MASK, STRENGTH
+from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, STRENGTH
 
 
 def legal_cards(hand: int, led_suit: int, trick: int, must_overtrump: bool = True) -> int:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from atout.cards import AUSTRIAN_DECK_MASK
-from atout.engine.austrian import AustrianDeal
-from atout.engine.austrian_cards import austrian_points
+from atout.engine.austrian.cards import austrian_points
+from atout.engine.austrian.deal import AustrianDeal
 from atout.scoring.austrian import score_austrian
 from atout.scoring.summary import austrian_total
 

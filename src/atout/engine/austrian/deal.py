@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 
 from atout.cards import AUSTRIAN_DECK_MASK, BIT, KINGS_MASK, SUIT_MASKS, TRUMP, CardSet, card_name
-from atout.engine.austrian_actions import (
+from atout.engine.austrian.actions import (
     AUSTRIAN_ACTIONS,
     BID_BASE,
     BID_NAMES,
@@ -57,7 +57,7 @@ from atout.engine.austrian_actions import (
     action_name,
     parse_austrian_action,
 )
-from atout.engine.austrian_cards import (
+from atout.engine.austrian.cards import (
     AUSTRIAN_SUIT_OF,
     AUSTRIAN_TRUMPS_MASK,
     HALF_CARDS,
@@ -68,8 +68,8 @@ from atout.engine.austrian_cards import (
     parse_austrian_card,
     shuffled_pack,
 )
-from atout.engine.austrian_tricks import legal_cards, winning_card
-from atout.engine.austrian_view import AustrianView
+from atout.engine.austrian.tricks import legal_cards, winning_card
+from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import seat_step
 from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event
