@@ -192,3 +192,16 @@ def test_a_partial_slam_made_unannounced_is_recorded_7_v6(make_deal: MakeDeal, a
         plain.apply(legal[-1] if plain.current_player == 0 and plain.phase is Phase.PLAY else legal[0])
     assert plain.summary is not None and plain.summary.partial_slam is None
     assert deal.scores()[0] - plain.scores()[0] == 3 * 100  # the unannounced partial slam bonus
+
+
+# ---------------------------------------------------------------- V7 clockwise play
+def test_clockwise_play_turns_bidding_and_play_the_other_way_7_v7(make_deal: MakeDeal, act: Act) -> None:
+    counter = make_deal(dealer=0)
+    clockwise = make_deal(dealer=0, play_direction="clockwise")
+    assert counter.current_player == 1 and clockwise.current_player == 3
+    act(clockwise, "pass", "pass", "garde_sans", "pass", "no_chelem")
+    assert clockwise.taker == 1 and clockwise.current_player == 3  # the dealer's right, clockwise
+    while clockwise.trick_no == 0:
+        clockwise.apply(clockwise.legal_actions()[0])
+    plays = [e.seat for e in clockwise.events if e.kind == "play"]
+    assert plays == [3, 2, 1, 0]
