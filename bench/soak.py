@@ -35,7 +35,7 @@ HOUSE_VARIANTS = {
 TABLES: list[tuple[str, int, dict[str, Any]]] = [
     *(("fft", n, {}) for n in (2, 3, 4, 5)),
     ("fft", 5, {"five_player_mode": "dead_player"}),
-    *(("japanese", n, {}) for n in (3, 4)),
+    *(("japanese", n, {}) for n in (2, 3, 4)),
     *(("chinese", n, {}) for n in (2, 3, 4, 5)),
     *(("czech", n, {}) for n in (3, 4, 5)),
     *(("french-sheet", n, {}) for n in (2, 3, 4, 5)),
