@@ -78,3 +78,18 @@ def test_rules_are_frozen_and_hashable() -> None:
 def test_scoring_system_name_follows_its_options_7_v9() -> None:
     assert Rules(round_margin_to=10).scoring_system == "rounded_10"
     assert Rules(players=5, five_player_mode="dead_player").scoring_system == "fft_dead_player_5"
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("half_point_rule", "to_contract_winner"),
+        ("poignee_timing", "before_own_first_card"),
+        ("austrian_all_pass", "redeal"),
+    ],
+)
+def test_single_reading_options_name_their_one_value_8(option: str, value: str) -> None:
+    # kept so that records and tables can name the rule; RULES.md §8 gives them one value
+    assert getattr(Rules.from_options({option: value}), option) == value
+    with pytest.raises(RulesError, match=option):
+        Rules.from_options({option: "something_else"})
