@@ -1,12 +1,21 @@
-"""The bot protocol: ``choose(view, legal) -> action``."""
+"""The bot protocol: ``choose(view, legal) -> action``.
+
+A bot sees only what its seat may know: the game's view of that seat (:class:`SeatView` for
+French Tarot with 3-5 players, :class:`TwoPlayerView` for 2 players, :class:`AustrianView` for
+Austrian Tarock) and the current player's legal actions. It never receives the deal itself.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
 
-from atout.engine.actions import Action
+from atout.engine.austrian.view import AustrianView
+from atout.engine.two_player import TwoPlayerView
 from atout.engine.view import SeatView
+
+View = SeatView | TwoPlayerView | AustrianView
+"""What one seat may know of a deal of any game."""
 
 
 class Bot(Protocol):
@@ -14,6 +23,6 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        """One of ``legal``, the current player's legal actions."""
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        """One of ``legal``, the current player's legal actions (French or Austrian action ids)."""
         ...

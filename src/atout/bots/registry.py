@@ -1,0 +1,43 @@
+"""Bots by name and level: ``make_bot("rules")``, ``make_bot("random", rng=7)``.
+
+>>> make_bot("rules").name, make_bot("random", rng=1).name
+('rules', 'random')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from atout.bots.base import Bot
+from atout.bots.random_bot import RandomBot
+from atout.bots.rules import RulesBot
+
+BotFactory = Callable[[str | None, random.Random], Bot]
+
+BOTS: dict[str, BotFactory] = {
+    "random": lambda level, rng: RandomBot(rng),
+    "rules": lambda level, rng: RulesBot(),
+}
+"""The bots by name; ``expert`` and ``cheat`` are to come (see docs/bots.md)."""
+
+PLANNED = ("expert", "cheat")
+
+
+def bot_names() -> tuple[str, ...]:
+    """The names :func:`make_bot` knows."""
+    return tuple(BOTS)
+
+
+def make_bot(name: str, level: str | None = None, rng: random.Random | int | None = None) -> Bot:
+    """A new bot of that name (and level, for bots that have levels), seeded by ``rng``.
+
+    An unknown name raises :class:`ValueError` naming the choices.
+    """
+    factory = BOTS.get(name.strip().lower())
+    if factory is None:
+        later = " (not written yet)" if name in PLANNED else ""
+        raise ValueError(f"unknown bot {name!r}{later}; bots: {', '.join(BOTS)}")
+    if level is not None and name in ("random", "rules"):
+        raise ValueError(f"the {name} bot has no levels")
+    return factory(level, rng if isinstance(rng, random.Random) else random.Random(rng))

@@ -1,0 +1,111 @@
+"""The rules bot's decisions in Austrian Tarock: bid, talon half, discard, game type, and the
+view read for card play (in game 2 both sides want the declarer to take the tricks others avoid)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from atout.bots.rules.knowledge import AUSTRIAN_PACKS, Table, voids_of
+from atout.bots.rules.strength import austrian_strength
+from atout.cards import BIT, KINGS_MASK, SUIT_MASKS, TRUMP
+from atout.engine.austrian.actions import (
+    ACCEPT_FIRST_HALF,
+    GAME_1,
+    GAME_2,
+    PASS,
+    SOLO,
+    TAKE_SECOND_HALF,
+    THREESOME,
+    AustrianAction,
+    AustrianActionKind,
+)
+from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, AUSTRIAN_TRUMPS_MASK, card_value
+from atout.engine.austrian.view import AustrianView
+
+THREESOME_AT = 22.0
+SOLO_AT = 32.0
+HALF_PAR = 8.0
+"""What an unseen talon half is worth on average (:func:`half_worth`)."""
+GAME_2_BELOW = 12.0
+
+
+def half_worth(cards: int, jack_value: int = 2) -> float:
+    """A talon half's worth to the declarer: card values, and 2 more for each trump."""
+    total = 0.0
+    for c in range(78):
+        if cards >> c & 1:
+            total += card_value(c, jack_value) + 2 * bool(BIT[c] & AUSTRIAN_TRUMPS_MASK)
+    return total
+
+
+def choose(view: AustrianView, legal: Sequence[int]) -> int:
+    """A decision other than a card to play."""
+    kind = AustrianAction(legal[0]).kind
+    if kind is AustrianActionKind.BID:
+        strength = austrian_strength(view.hand)
+        wanted = SOLO if strength >= SOLO_AT else THREESOME if strength >= THREESOME_AT else PASS
+        return wanted if wanted in legal else PASS
+    if kind is AustrianActionKind.TALON:
+        jack = view.rules.austrian_jack_value
+        first = half_worth(view.first_half or 0, jack)
+        second = HALF_PAR if view.second_half is None else half_worth(view.second_half, jack)
+        return ACCEPT_FIRST_HALF if first >= second else TAKE_SECOND_HALF
+    if kind is AustrianActionKind.DISCARD:
+        return _discard(view, legal)
+    if kind is AustrianActionKind.GAME:
+        return GAME_2 if austrian_strength(view.hand) < GAME_2_BELOW else GAME_1
+    return legal[0]
+
+
+def _discard(view: AustrianView, legal: Sequence[int]) -> int:
+    hand = view.hand
+    left = 3 - view.discard.bit_count()
+    jack = view.rules.austrian_jack_value
+
+    def score(action: int) -> tuple[int, int, int]:
+        card = action % 78
+        if AUSTRIAN_SUIT_OF[card] == TRUMP:
+            return (-1, 0, -card)
+        suit = hand & SUIT_MASKS[AUSTRIAN_SUIT_OF[card]]
+        voidable = not suit & KINGS_MASK and suit.bit_count() <= left
+        value = card_value(card, jack)
+        return (2 if voidable else 1, -suit.bit_count() if voidable else value, value)
+
+    return max(legal, key=score)
+
+
+def austrian_table(view: AustrianView, legal: Sequence[int]) -> Table:
+    """The card-play knowledge of an Austrian seat."""
+    pack = AUSTRIAN_PACKS[view.rules.austrian_jack_value]
+    me, declarer = view.seat, view.declarer
+    inverted = view.game_type == "35_or_less"
+
+    def good(seat: int) -> bool:
+        friend = seat == me or (seat != declarer and me != declarer)
+        return friend != inverted
+
+    out = view.discard
+    if view.talon_half == 1 and view.second_half is not None:
+        out |= view.second_half
+    elif view.talon_half == 2 and view.first_half is not None:
+        out |= view.first_half
+    played = view.played()
+    in_trick = {s for s, _ in view.trick}
+    legal_mask = 0
+    for action in legal:
+        legal_mask |= BIT[action % 78]
+    return Table(
+        pack=pack,
+        me=me,
+        hand=view.hand,
+        legal=legal_mask,
+        plays=view.trick,
+        later=tuple(s for s in range(3) if s != me and s not in in_trick),
+        unseen=pack.deck & ~played & ~view.hand & ~out,
+        voids=voids_of(pack, view.tricks, view.trick),
+        good=good,
+        attacker=me == declarer,
+        taker=declarer,
+        side_won_all=all(good(t.winner) for t in view.tricks),
+        tricks_left=view.hand.bit_count(),
+    )

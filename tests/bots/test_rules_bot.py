@@ -1,0 +1,181 @@
+"""The rules bot: always legal, in every game, phase and option; blind to hidden cards; fast."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from atout.bots import RandomBot, RulesBot, make_bot
+from atout.cards import BIT, TRUMPS_MASK, CardSet
+from atout.engine.actions import ActionKind
+from atout.engine.errors import IllegalActionError
+from atout.engine.french import FrenchDeal
+from atout.games import Deal, new_deal
+from atout.rules import Rules
+
+GAMES = {
+    "french 2": Rules(players=2),
+    "french 3": Rules(players=3),
+    "french 4": Rules(players=4),
+    "french 5": Rules(players=5),
+    "french 5 dead player": Rules(players=5, five_player_mode="dead_player"),
+    "french 4 options": Rules(players=4, misere_bonus=10, excuse_sec_redeal=True, bid_pousse=True),
+    "french 5 clockwise": Rules(players=5, play_direction="clockwise", misere_bonus=10),
+    "french 3 no petite": Rules(players=3, no_petite=True, excuse_last_trick="must_play_before_last"),
+    "austrian": Rules(game="austrian", players=3),
+    "austrian free choice": Rules(game="austrian", players=3, austrian_talon_mode="free_choice"),
+    "austrian no game 2": Rules(game="austrian", players=3, austrian_allow_game2=False),
+}
+
+
+def play(deal: Deal, bots: list[RulesBot | RandomBot]) -> list[int]:
+    """Drive a deal to its end; every action must be one of the legal ones. The kinds decided."""
+    kinds = []
+    while not deal.is_over():
+        seat = deal.current_player
+        legal = deal.legal_actions()
+        action = bots[seat].choose(deal.view(seat), legal)
+        assert action in legal
+        kinds.append(int(getattr(legal[0], "kind", -1)))
+        deal.apply(action)
+    return kinds
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32), mixed=st.booleans())
+def test_always_legal(game: str, seed: int, mixed: bool) -> None:
+    rules = GAMES[game]
+    deal = new_deal(rules, dealer=seed % rules.players, rng=seed)
+    rng = random.Random(seed)
+    bots: list[RulesBot | RandomBot] = [
+        RandomBot(rng) if mixed and seat % 2 else RulesBot() for seat in range(rules.players)
+    ]
+    play(deal, bots)
+
+
+def test_every_french_decision_kind_is_met() -> None:
+    rules = Rules(players=5, misere_bonus=10, excuse_sec_redeal=True)
+    kinds: set[int] = set()
+    for seed in range(150):
+        deal = new_deal(rules, dealer=seed % 5, rng=seed)
+        kinds.update(play(deal, [RulesBot() if s else RandomBot(seed) for s in range(5)]))
+    wanted = {ActionKind.BID, ActionKind.CALL, ActionKind.DISCARD, ActionKind.CHELEM, ActionKind.PLAY}
+    assert wanted | {ActionKind.MISERE} <= kinds
+
+
+def test_poignee_declared_by_a_strong_taker() -> None:
+    trumps = CardSet.parse("T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17 T18 T19 T20 T21").mask
+    strong = trumps | CardSet.parse("KS KH KD").mask
+    rest = [c for c in range(78) if not strong >> c & 1]
+    random.Random(1).shuffle(rest)
+    hands = [sum(BIT[c] for c in rest[i * 18 : (i + 1) * 18]) for i in range(3)]
+    chien = sum(BIT[c] for c in rest[54:])
+    deal = FrenchDeal(Rules(players=4), 0, [hands[0], strong, hands[1], hands[2]], chien)
+    bot = RulesBot()
+    declared = []
+    while not deal.is_over():
+        seat = deal.current_player
+        action = bot.choose(deal.view(seat), deal.legal_actions())
+        if action.kind is ActionKind.POIGNEE and seat == 1:
+            declared.append(action.poignee_level)
+        deal.apply(action)
+    assert deal.taker == 1
+    assert declared and declared[0] == 3
+
+
+def permuted(deal: FrenchDeal, seat: int, rng: random.Random) -> FrenchDeal | None:
+    """The same deal with every card ``seat`` cannot see dealt anew among the other seats and
+    the unseen chien (each keeping the cards it has played), the same actions replayed; ``None``
+    when the actions no longer replay."""
+    played_by: dict[int, int] = {s: 0 for s in range(deal.n)}
+    for seats, cards, _ in deal.tricks:
+        for s, c in zip(seats, cards, strict=True):
+            played_by[s] |= BIT[c]
+    for s, c in zip(deal.trick_seat_order(), deal.trick_cards, strict=False):
+        played_by[s] |= BIT[c]
+    others = [s for s in range(deal.n) if s != seat]
+    pool = deal.initial_chien
+    for s in others:
+        pool |= deal.initial_hands[s] & ~played_by[s]
+    cards = [c for c in range(78) if pool >> c & 1]
+    rng.shuffle(cards)
+    hands = list(deal.initial_hands)
+    for s in others:
+        keep = deal.initial_hands[s] & played_by[s]
+        need = hands[s].bit_count() - keep.bit_count()
+        hands[s] = keep | sum(BIT[c] for c in cards[:need])
+        cards = cards[need:]
+    other = FrenchDeal(deal.rules, deal.dealer, hands, sum(BIT[c] for c in cards))
+    try:
+        for action in deal.history:
+            other.apply(action)
+    except IllegalActionError:
+        return None
+    return other
+
+
+def test_decisions_ignore_hidden_cards() -> None:
+    """With the chien unseen (garde sans or contre), reshuffling what a seat cannot see among the
+    other seats leaves its every decision unchanged."""
+    rules = Rules(players=4)
+    rng = random.Random(5)
+    bot = RulesBot()
+    compared = 0
+    for seed in range(80):
+        deal = FrenchDeal.new(rules, dealer=seed % 4, rng=seed)
+        driver = RandomBot(seed)
+        while not deal.is_over():
+            seat = deal.current_player
+            legal = deal.legal_actions()
+            if deal.contract in ("garde_sans", "garde_contre") and legal[0].kind is ActionKind.PLAY:
+                twin = permuted(deal, seat, rng)
+                if twin is not None and twin.current_player == seat and not twin.is_over():
+                    assert bot.choose(twin.view(seat), twin.legal_actions()) == bot.choose(
+                        deal.view(seat), legal
+                    )
+                    compared += 1
+            deal.apply(driver.choose(None, legal))
+    assert compared > 200
+
+
+@pytest.mark.parametrize("game", ["french 2", "french 3", "french 4", "french 5", "austrian"])
+def test_under_a_millisecond_per_decision(game: str) -> None:
+    rules = GAMES[game]
+    bot = make_bot("rules")
+    times = []
+    for seed in range(6):
+        deal = new_deal(rules, dealer=seed % rules.players, rng=seed)
+        while not deal.is_over():
+            seat = deal.current_player
+            view, legal = deal.view(seat), deal.legal_actions()
+            start = time.perf_counter()
+            deal.apply(bot.choose(view, legal))
+            times.append(time.perf_counter() - start)
+    assert sum(times) / len(times) < 0.001
+
+
+def test_registry() -> None:
+    assert make_bot("rules").name == "rules"
+    assert make_bot("random", rng=3).name == "random"
+    with pytest.raises(ValueError, match="unknown bot 'expert' \\(not written yet\\)"):
+        make_bot("expert")
+    with pytest.raises(ValueError, match="no levels"):
+        make_bot("rules", level="strong")
+
+
+def test_bids_follow_hand_strength() -> None:
+    bot = RulesBot()
+    rules = Rules(players=4)
+    weak = CardSet.parse("2S 3S 4S 5S 6S 7S 2H 3H 4H 5H 6H 2D 3D 4D 5D T2 T3 T4").mask
+    strong = CardSet.parse("KS QS KH KD T21 EX T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9").mask
+    rest = [c for c in range(78) if not (weak | strong) >> c & 1]
+    for hand, other in ((weak, strong), (strong, weak)):
+        hands = [hand, other, sum(BIT[c] for c in rest[:18]), sum(BIT[c] for c in rest[18:36])]
+        deal = FrenchDeal(rules, 3, hands, sum(BIT[c] for c in rest[36:]))
+        action = bot.choose(deal.view(0), deal.legal_actions())
+        assert (action.bid == "pass") == (hand == weak), str(action)
+    assert TRUMPS_MASK & strong
