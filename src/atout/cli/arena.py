@@ -1,0 +1,114 @@
+"""``atout arena``: duplicate deals between a candidate bot and a baseline bot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from atout.arena import ArenaSetup, run_arena
+from atout.bots.registry import make_bot
+from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOption, fail, rules_from_cli
+from atout.games import new_deal
+
+
+def arena_command(
+    candidate: Annotated[str, typer.Option("--candidate", help="The bot under test.")] = "rules",
+    baseline: Annotated[str, typer.Option("--baseline", help="The bot it is measured against.")] = "random",
+    reference: Annotated[str, typer.Option("--reference", help="The bot in the other seats.")] = "random",
+    deals: Annotated[int, typer.Option("--deals", "-n", help="How many duplicate deals.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole run.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to play on.")] = 1,
+    players: PlayersOption = None,
+    game: GameOption = None,
+    preset: RulesOption = "fft",
+    option: OptionsOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    save_dir: Annotated[
+        Path | None, typer.Option("--save-dir", help="Folder for a record of every game played.")
+    ] = None,
+) -> None:
+    """Play duplicate deals: the candidate, then the baseline, in each seat against the reference."""
+    if deals < 1:
+        fail("--deals must be at least 1")
+    if workers < 1:
+        fail("--workers must be at least 1")
+    for flag, name in (("--candidate", candidate), ("--baseline", baseline), ("--reference", reference)):
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            fail(f"{flag}: {exc}")
+    rules = rules_from_cli(players, option, preset, game)
+    try:
+        new_deal(rules, rng=0)
+    except ValueError as exc:
+        fail(str(exc))
+    if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
+        fail(f"--save-dir: {save_dir} is not a folder")
+    setup = ArenaSetup(rules, candidate, baseline, reference, deals, seed, save_dir)
+    with Progress(
+        TextColumn("arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=json_output,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("deals", total=deals)
+        report = run_arena(setup, workers, progress=lambda _: bar.advance(task))
+    if json_output:
+        typer.echo(json.dumps(report, indent=1))
+    else:
+        print_report(report)
+
+
+def print_report(report: dict[str, Any]) -> None:
+    """The report as a headline and a table, candidate beside baseline."""
+    console = Console()
+    game = "Austrian Tarock" if report["game"] == "austrian" else "French Tarot"
+    low, high = report["ci95"]
+    verdict = "ahead" if low > 0 else "behind" if high < 0 else "not separated"
+    console.print(
+        f"[bold]{report['candidate_bot']}[/] vs [bold]{report['baseline_bot']}[/] "
+        f"(others: {report['reference_bot']}), {report['deals']} duplicate deals of {game} for "
+        f"{report['players']} players, seed {report['seed']}: {report['games_played']} games in "
+        f"{report['seconds']:.1f} s"
+    )
+    console.print(
+        f"mean d = [bold]{report['mean_d']:+.2f}[/] per deal, 95% CI [{low:+.2f}, {high:+.2f}]: {verdict}"
+    )
+    table = Table()
+    table.add_column("")
+    table.add_column(f"candidate ({report['candidate_bot']})", justify="right")
+    table.add_column(f"baseline ({report['baseline_bot']})", justify="right")
+    c, b = report["candidate"], report["baseline"]
+    rows = (
+        ("mean score", "mean_score"),
+        ("taker share", "taker_share"),
+        ("taker success", "taker_success_rate"),
+        ("points as taker", "mean_points_as_taker"),
+        ("points as partner", "mean_points_as_partner"),
+        ("points as defender", "mean_points_as_defender"),
+    )
+    for label, key in rows:
+        table.add_row(label, _cell(c[key]), _cell(b[key]))
+    table.add_row("bids", _bids(c["bids"]), _bids(b["bids"]))
+    for key in ("mean", "p99"):
+        table.add_row(
+            f"ms per decision ({key})", _cell(c["ms_per_decision"][key]), _cell(b["ms_per_decision"][key])
+        )
+    console.print(table)
+
+
+def _cell(value: object) -> str:
+    return "-" if value is None else str(value)
+
+
+def _bids(bids: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in bids.items()) or "-"
