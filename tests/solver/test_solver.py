@@ -181,7 +181,6 @@ def test_the_speed_ups_do_not_change_the_value(players: int, cards: int) -> None
         plain = Solver(pos, transposition=False, equivalence=False, ordering=False).solve()
         fast = Solver(pos).solve()
         assert fast.value == plain.value
-        assert fast.nodes <= plain.nodes
         for options in ({"transposition": False}, {"equivalence": False}, {"ordering": False}):
             assert solve(pos, **options).value == plain.value
         assert best_moves(pos) == best_moves(pos, transposition=False, equivalence=False)

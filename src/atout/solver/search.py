@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from atout.cards import BIT, EXCUSE, EXCUSE_MASK, HALF_POINTS, SUIT_MASKS, SUIT_OF, TRUMPS_MASK
+from atout.cards import BIT, EXCUSE, EXCUSE_MASK, HALF_POINTS, SUIT_MASKS, SUIT_OF, TRUMPS_MASK, half_points
 from atout.solver.position import ExcuseState, Position, finisher
 
 INF = 1 << 20
@@ -91,9 +91,33 @@ class Solver:
         pos = self.position
         if pos.is_over():
             return SolveResult(pos.points, -1, 0, 0.0, 0)
-        maximize = pos.attack[pos.player]
+        if not self.transposition:
+            best, best_card = self._root(-INF, INF)
+        else:
+            # MTD(f): null-window searches around a guess, the table keeping what each one proved
+            maximize = pos.attack[pos.player]
+            lower, upper = -INF, INF
+            best = (pos.max_points() - 9 - pos.points) // 2
+            best_card = -1
+            while lower < upper:
+                bound = best + 1 if best == lower else best
+                best, card = self._root(bound - 1, bound)
+                if best < bound:
+                    upper = best
+                    if not maximize:
+                        best_card = card
+                else:
+                    lower = best
+                    if maximize:
+                        best_card = card
+        return SolveResult(
+            pos.points + best, best_card, self.nodes, time.perf_counter() - start, len(self.table)
+        )
+
+    def _root(self, alpha: int, beta: int) -> tuple[int, int]:
+        """Alpha-beta at the root: the points still to come (fail-soft) and the card that gave them."""
+        maximize = self.position.attack[self.position.player]
         best, best_card = (-INF if maximize else INF), -1
-        alpha, beta = -INF, INF
         for card in self._root_moves():
             value = self._child(card, alpha, beta)
             if (value > best) if maximize else (value < best):
@@ -102,9 +126,9 @@ class Solver:
                     alpha = max(alpha, value)
                 else:
                     beta = min(beta, value)
-        return SolveResult(
-            pos.points + best, best_card, self.nodes, time.perf_counter() - start, len(self.table)
-        )
+                if alpha >= beta:
+                    break
+        return best, best_card
 
     def move_values(self) -> dict[int, int]:
         """The exact value (attack's final half-points) after each legal card of the player to move."""
@@ -123,6 +147,7 @@ class Solver:
         side = tuple(0 if a else 1 for a in pos.attack)
         finish = finisher(pos.order, pos.attack, pos.reveal_card, pos.exchange_rule)
         low_rule = pos.exchange_rule == "low"
+        pay_max = 1 if low_rule else 9
         early = pos.excuse_early
         forbidden = pos.lead_forbidden
         root_left = pos.tricks_left
@@ -177,8 +202,12 @@ class Solver:
                 return cards
             body = tmask & ~exc_mask
             if not body:
-                # leading: low cards first, trumps after the suits, the Excuse last
-                return cards
+                # leading: the top card of a suit first (it may win), then the rest high to low
+                lead = []
+                for c in cards:
+                    lead.append((hp[c], c))
+                lead.sort()
+                return [c for _, c in lead]
             top_trump = body & trumps
             win = (top_trump or body & suits[led]).bit_length() - 1
             ours = side[order[leader][tc.index(win)]] == side[p]
@@ -227,6 +256,16 @@ class Solver:
                 return finish(tc, leader, tmask, led, tpts, 1, xs)[0]
             key = None
             tt_card = -1
+            if not tc:
+                # the points still in play bound what can still come
+                rest = 0
+                for h in hands:
+                    rest |= h
+                most = half_points(rest) + pay_max
+                if most <= alpha:
+                    return most
+                if -pay_max >= beta:
+                    return -pay_max
             if use_tt and not tc:
                 holder = -1
                 for s in range(n):
