@@ -50,6 +50,7 @@ from atout.cards import (
     SUIT_OF,
     TRUMP,
     card_name,
+    cards_of,
     count_bouts,
     half_points,
     parse_card,
@@ -237,7 +238,7 @@ class TwoPlayerDeal:
     def dealt(self) -> dict[str, object]:
         """The dealt layout as JSON-able card names: ``hands``, ``piles`` (bottom → top), ``face_up``."""
         return {
-            "hands": [[card_name(c) for c in _cards(h)] for h in self.initial_hands],
+            "hands": [[card_name(c) for c in cards_of(h)] for h in self.initial_hands],
             "piles": [[[card_name(c) for c in p] for p in seat] for seat in self.initial_piles],
             "face_up": [[card_name(p[-1]) for p in seat] for seat in self.initial_piles],
         }
@@ -317,7 +318,7 @@ class TwoPlayerDeal:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the current player, in increasing order."""
         if self.phase is _PLAY:
-            return [PLAY_ACTIONS[c] for c in _cards(self.legal_play_mask())]
+            return [PLAY_ACTIONS[c] for c in cards_of(self.legal_play_mask())]
         if self.phase is _CHELEM:
             return [NO_CHELEM, ANNOUNCE_CHELEM]
         return []
@@ -586,13 +587,6 @@ class TwoPlayerDeal:
 
 
 # ---------------------------------------------------------------------- dealt layouts
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _check_layout(hands: Sequence[int], piles: Sequence[Sequence[Sequence[int]]]) -> tuple[int, ...]:

@@ -33,7 +33,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from atout.cards import BIT, EXCUSE, EXCUSE_MASK, HALF_POINTS, SUIT_MASKS, SUIT_OF, TRUMPS_MASK, half_points
+from atout.cards import (
+    BIT,
+    EXCUSE,
+    EXCUSE_MASK,
+    HALF_POINTS,
+    SUIT_MASKS,
+    SUIT_OF,
+    TRUMPS_MASK,
+    cards_of,
+    half_points,
+)
 from atout.solver.position import ExcuseState, Position, finisher
 
 INF = 1 << 20
@@ -135,7 +145,7 @@ class Solver:
         pos = self.position
         if pos.is_over():
             return {}
-        return {card: pos.points + self._child(card, -INF, INF) for card in _cards(pos.legal_mask())}
+        return {card: pos.points + self._child(card, -INF, INF) for card in cards_of(pos.legal_mask())}
 
     # ------------------------------------------------------------------ the search
     def _build(self) -> None:
@@ -368,15 +378,6 @@ class Solver:
 
         self._child = child
         self._root_moves = root_moves
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def solve(position: Position, **options: bool) -> SolveResult:
