@@ -1,0 +1,239 @@
+"""Sampled worlds: whole French Tarot deals consistent with what one seat's view shows.
+
+:func:`layout_of` reads a view into a :class:`Layout`: the cards whose place the seat does not
+know (``hidden``), the places they may be (the other seats' hands, and a hidden chien in a
+garde sans or contre, or the hidden part of the taker's écart when the seat is not the taker),
+how many hidden cards each place holds, and which cards each place cannot hold
+(:mod:`.inference`). :func:`sample_world` deals the hidden cards at random into those places and
+rebuilds the deal: a :class:`FrenchDeal` from the dealt hands and chien that this layout implies,
+with every action the view shows replayed (bids, call, écart, chelem, declarations, cards). The
+world is kept only if the rebuilt deal shows the seat exactly the view it has; so a world is always
+consistent with the view, whatever the sampler's shortcuts.
+
+The sampler is uniform over the layouts it accepts only approximately: cards with the fewest
+places are dealt first (then retried on a dead end); the plays are not weighted by how likely the
+other seats were to make them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards
+from atout.cards import ALL_CARDS, BIT, cards_of
+from atout.engine.actions import (
+    ANNOUNCE_CHELEM,
+    ANNOUNCE_PARTIAL_SLAM,
+    BID_BASE,
+    BID_NAMES,
+    CALL_BASE,
+    DISCARD_BASE,
+    KEEP_HAND,
+    MISERE_BASE,
+    MISERE_NAMES,
+    NO_CHELEM,
+    POIGNEE_BASE,
+    POIGNEE_NAMES,
+)
+from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
+from atout.engine.errors import IllegalActionError
+from atout.engine.french import FrenchDeal
+from atout.engine.view import SeatView
+
+CHIEN_TAKEN = ("petite", "pousse", "garde")
+"""Contracts in which the taker takes the chien (shown to all) and discards."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the cards a seat cannot see may be.
+
+    Places are the seats ``0..n-1`` and, last, an extra place: the chien (garde sans or contre),
+    or the hidden part of the écart (another seat took the chien), or nothing (size 0).
+    """
+
+    seat: int
+    hidden: int
+    """The cards whose place is unknown."""
+    known: tuple[int, ...]
+    """Cards known to be in each seat's hand now (the seat's own hand, shown poignée cards, the
+    called card once the partner is known)."""
+    sizes: tuple[int, ...]
+    """How many hidden cards each place holds (seats, then the extra place)."""
+    allowed: tuple[int, ...]
+    """The hidden cards each place may hold (seats, then the extra place)."""
+    extra: str | None
+    """``chien``, ``ecart`` or ``None``."""
+    played_by: tuple[int, ...]
+    """The cards each seat has played."""
+
+
+def layout_of(view: SeatView) -> Layout:
+    """The layout a French view (card-play phase) shows."""
+    n, me = view.players, view.seat
+    played_by = [0] * n
+    for trick in view.tricks:
+        for s, c in trick.plays:
+            played_by[s] |= BIT[c]
+    for s, c in view.trick:
+        played_by[s] |= BIT[c]
+    played = view.played()
+    taker, contract = view.taker, view.contract
+    known = [0] * n
+    known[me] = view.hand
+    for s, _level, shown in view.poignees:
+        if s != me:
+            known[s] |= shown & ~played & ~(view.ecart if s == taker else 0)
+    if view.called_card is not None and view.partner is not None and view.partner != me:
+        known[view.partner] |= BIT[view.called_card] & ~played
+    ecart_known = view.ecart
+    hidden = ALL_CARDS & ~played & ~ecart_known
+    for k in known:
+        hidden &= ~k
+    excluded = excluded_cards(view)
+    allowed = [hidden & ~excluded[s] for s in range(n)]
+    allowed[me] = 0
+    chien_size = CHIEN_SIZE[n]
+    extra: str | None = None
+    extra_size = 0
+    extra_allowed = 0
+    if contract in CHIEN_TAKEN and taker is not None:
+        if view.chien is not None and taker != me:
+            for s in range(n):
+                if s != taker:
+                    allowed[s] &= ~view.chien
+            extra, extra_size = "ecart", chien_size - ecart_known.bit_count()
+            extra_allowed = hidden & DISCARDABLE_PLAIN
+    elif contract is not None:
+        extra, extra_size, extra_allowed = "chien", chien_size, hidden
+    in_hand = HAND_SIZE[n]
+    sizes = [in_hand - played_by[s].bit_count() - known[s].bit_count() for s in range(n)]
+    sizes[me] = 0
+    return Layout(
+        seat=me,
+        hidden=hidden,
+        known=tuple(known),
+        sizes=(*sizes, extra_size),
+        allowed=(*allowed, extra_allowed),
+        extra=extra,
+        played_by=tuple(played_by),
+    )
+
+
+def deal_hidden(layout: Layout, rng: random.Random, tries: int = 20) -> list[int] | None:
+    """The hidden cards dealt into the layout's places (masks, seats then the extra place), or
+    ``None`` when ``tries`` random attempts all reach a dead end."""
+    cards = cards_of(layout.hidden)
+    places = range(len(layout.sizes))
+    choices = {c: [p for p in places if layout.allowed[p] >> c & 1] for c in cards}
+    if sum(layout.sizes) != len(cards) or any(not choices[c] for c in cards):
+        return None
+    for _ in range(tries):
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: len(choices[c]))
+        room = list(layout.sizes)
+        masks = [0] * len(room)
+        for card in cards:
+            open_places = [p for p in choices[card] if room[p]]
+            if not open_places:
+                break
+            weights = [room[p] for p in open_places]
+            place = rng.choices(open_places, weights)[0] if len(open_places) > 1 else open_places[0]
+            room[place] -= 1
+            masks[place] |= BIT[card]
+        else:
+            return masks
+    return None
+
+
+def rebuild(view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | None:
+    """The deal a layout's dealing implies, replayed to the view's moment; ``None`` if the replay
+    does not show the seat exactly ``view`` (or breaks a rule)."""
+    n, me = view.players, view.seat
+    taker, contract = view.taker, view.contract
+    hands_now = [layout.known[s] | dealt[s] for s in range(n)]
+    extra = dealt[n]
+    chien = view.chien if view.chien is not None else extra
+    ecart = 0
+    if contract in CHIEN_TAKEN and taker is not None:
+        ecart = view.ecart | (extra if taker != me else 0)
+    initial = [hands_now[s] | layout.played_by[s] for s in range(n)]
+    if taker is not None and contract in CHIEN_TAKEN:
+        initial[taker] = (initial[taker] | ecart) & ~chien
+    try:
+        deal = FrenchDeal(view.rules, view.dealer, initial, chien)
+        _replay(deal, view, ecart, extra if taker != me else 0)
+    except (ValueError, IllegalActionError, IndexError):
+        return None
+    if deal.view(me) != view:
+        return None
+    return deal
+
+
+def _replay(deal: FrenchDeal, view: SeatView, ecart: int, hidden_discards: int) -> None:
+    """Apply every action ``view`` shows (and the hidden discards) to a freshly dealt deal."""
+    bids = [BID_BASE + BID_NAMES.index(name) for _, name in view.bids]
+    if view.seat == view.taker:
+        discards = [_card(e.data) for e in view.events if e.kind == "discard"]
+    else:
+        shown = [_card(e.data) for e in view.events if e.kind == "discard_shown"]
+        discards = cards_of(hidden_discards) + shown
+    if ecart and sum(BIT[c] for c in discards) != ecart:
+        raise ValueError("the écart does not match")
+    poignee = {s: POIGNEE_NAMES.index(level) for s, level, _ in view.poignees}
+    misere = {e.seat: MISERE_NAMES.index(str(e.data)) for e in view.events if e.kind == "misere"}
+    partial = any(e.kind == "partial_slam" for e in view.events)
+    plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
+    bid_i = discard_i = play_i = 0
+    while play_i < len(plays) or deal.phase != "play":
+        phase = deal.phase
+        if phase == "play":
+            action = plays[play_i]
+            play_i += 1
+        elif phase == "bidding":
+            action = bids[bid_i]
+            bid_i += 1
+        elif phase == "call":
+            assert view.called_card is not None
+            action = CALL_BASE + view.called_card
+        elif phase == "discard":
+            action = DISCARD_BASE + discards[discard_i]
+            discard_i += 1
+        elif phase == "chelem":
+            if partial:
+                action = ANNOUNCE_PARTIAL_SLAM
+            else:
+                action = ANNOUNCE_CHELEM if view.chelem_announced else NO_CHELEM
+        elif phase == "poignee":
+            action = POIGNEE_BASE + poignee.get(deal.current_player, 0)
+        elif phase == "misere":
+            action = MISERE_BASE + misere.get(deal.current_player, 0)
+        elif phase == "excuse_sec":
+            action = KEEP_HAND
+        else:
+            raise ValueError(f"the replay reached the {phase} phase")
+        deal.apply(action)
+
+
+def _card(data: object) -> int:
+    if not isinstance(data, int):
+        raise ValueError(f"not a card: {data!r}")
+    return data
+
+
+def sample_world(view: SeatView, rng: random.Random, tries: int = 20) -> FrenchDeal | None:
+    """One deal consistent with ``view`` (the seat sees exactly ``view`` in it), or ``None``
+    if ``tries`` attempts found none."""
+    layout = layout_of(view)
+    for _ in range(tries):
+        dealt = deal_hidden(layout, rng)
+        if dealt is None:
+            return None
+        deal = rebuild(view, layout, dealt)
+        if deal is not None:
+            return deal
+    return None
+
+
+__all__ = ["CHIEN_TAKEN", "Layout", "deal_hidden", "layout_of", "rebuild", "sample_world"]
