@@ -47,6 +47,8 @@ class ArenaSetup:
     seed: int = 0
     save_dir: Path | None = None
     resamples: int = RESAMPLES
+    candidate_level: str | None = None
+    """The candidate's level (bots with levels: ``expert``)."""
 
     def options(self) -> dict[str, Any]:
         """The rules as plain options (rules objects do not cross process boundaries)."""
@@ -97,7 +99,13 @@ def playing_seats(deal: Deal) -> list[int]:
 
 
 def play(deal: Deal, bots: Sequence[Bot | None], timed: int) -> list[float]:
-    """Play a deal to its end, each seat's bot seeing only its view; the ``timed`` seat's decision times."""
+    """Play a deal to its end, each seat's bot seeing only its view; the ``timed`` seat's decision times.
+
+    A bot that declares ``sees_everything = True`` (``cheat``, the upper bound) is first shown the
+    deal itself through its ``observe_deal(deal)``: the arena is the only caller of that hook."""
+    for bot in bots:
+        if bot is not None and getattr(bot, "sees_everything", False):
+            bot.observe_deal(deal)  # type: ignore[attr-defined]
     times: list[float] = []
     clock = time.perf_counter
     while not deal.is_over():
@@ -119,6 +127,7 @@ def play_duplicate(
     names: tuple[str, str, str],
     plan: tuple[int, int, int],
     save_dir: Path | None = None,
+    candidate_level: str | None = None,
 ) -> DealResult:
     """Both halves of one deal: candidate then baseline in each seat, the reference elsewhere."""
     rules = Rules.from_options(options)
@@ -131,7 +140,8 @@ def play_duplicate(
             bots: list[Bot | None] = [None] * rules.players
             for seat in seats:
                 bot_seed = hash((seed, s, seat)) & (2**63 - 1)
-                bots[seat] = make_bot(name if seat == s else names[2], rng=bot_seed)
+                level = candidate_level if seat == s and side == "candidate" else None
+                bots[seat] = make_bot(name if seat == s else names[2], level=level, rng=bot_seed)
             times = play(deal, bots, s)
             getattr(result, side).append(_seat_result(deal, s, times))
             if save_dir is not None:
@@ -159,7 +169,9 @@ def _outer(deal: Deal, seat: int) -> int:
     return deal.seats[seat] if isinstance(deal, DeadPlayerDeal) else seat
 
 
-def _task(args: tuple[dict[str, Any], tuple[str, str, str], tuple[int, int, int], Path | None]) -> DealResult:
+def _task(
+    args: tuple[dict[str, Any], tuple[str, str, str], tuple[int, int, int], Path | None, str | None],
+) -> DealResult:
     return play_duplicate(*args)
 
 
@@ -168,7 +180,9 @@ def play_all(setup: ArenaSetup, workers: int = 1) -> Iterator[DealResult]:
     names = (setup.candidate, setup.baseline, setup.reference)
     if setup.save_dir is not None:
         setup.save_dir.mkdir(parents=True, exist_ok=True)
-    tasks = [(setup.options(), names, plan, setup.save_dir) for plan in deal_plan(setup)]
+    tasks = [
+        (setup.options(), names, plan, setup.save_dir, setup.candidate_level) for plan in deal_plan(setup)
+    ]
     if workers <= 1:
         yield from map(_task, tasks)
         return
@@ -215,6 +229,7 @@ def run_arena(
         "players": setup.rules.players,
         "options": setup.rules.changed(),
         "candidate_bot": setup.candidate,
+        "candidate_level": setup.candidate_level,
         "baseline_bot": setup.baseline,
         "reference_bot": setup.reference,
         "deals": len(results),
@@ -228,6 +243,18 @@ def run_arena(
         "workers": workers,
         "seconds": round(elapsed, 2),
     }
+
+
+def add_gap_closed(report: dict[str, Any], cheat_report: dict[str, Any]) -> dict[str, Any]:
+    """The report with the ``cheat`` run's mean d beside it and "gap closed" = (A − R)/(cheat − R):
+    both runs share the deals, baseline and reference, so that is mean d over the cheat's mean d.
+
+    >>> add_gap_closed({"mean_d": 5.0}, {"mean_d": 20.0, "ci95": [15.0, 25.0]})["gap_closed"]
+    0.25
+    """
+    cheat_d = cheat_report["mean_d"]
+    gap = round(report["mean_d"] / cheat_d, 4) if cheat_d else None
+    return {**report, "cheat_mean_d": cheat_d, "cheat_ci95": cheat_report["ci95"], "gap_closed": gap}
 
 
 def side_figures(seats: list[Seat]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ KEYS = {
     "players",
     "options",
     "candidate_bot",
+    "candidate_level",
     "baseline_bot",
     "reference_bot",
     "deals",
@@ -92,7 +93,9 @@ def test_bootstrap_known_cases() -> None:
         (["--deals", "0"], "--deals must be at least 1"),
         (["--workers", "0"], "--workers must be at least 1"),
         (["--candidate", "nobody"], "--candidate: unknown bot 'nobody'"),
-        (["--baseline", "expert"], "not written yet"),
+        (["--baseline", "nobody"], "--baseline: unknown bot 'nobody'"),
+        (["--candidate", "expert", "--level", "huge"], "unknown expert level 'huge'"),
+        (["--candidate", "rules", "--level", "fast"], "the rules bot has no levels"),
         (["-p", "7"], "error:"),
     ],
 )

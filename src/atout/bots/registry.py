@@ -1,7 +1,7 @@
 """Bots by name and level: ``make_bot("rules")``, ``make_bot("random", rng=7)``.
 
->>> make_bot("rules").name, make_bot("random", rng=1).name
-('rules', 'random')
+>>> make_bot("rules").name, make_bot("random", rng=1).name, make_bot("expert", level="strong").name
+('rules', 'random', 'expert')
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 
 from atout.bots.base import Bot
+from atout.bots.expert import CheatBot, ExpertBot
 from atout.bots.random_bot import RandomBot
 from atout.bots.rules import RulesBot
 
@@ -18,10 +19,13 @@ BotFactory = Callable[[str | None, random.Random], Bot]
 BOTS: dict[str, BotFactory] = {
     "random": lambda level, rng: RandomBot(rng),
     "rules": lambda level, rng: RulesBot(),
+    "expert": lambda level, rng: ExpertBot.at_level(level, rng),
+    "cheat": lambda level, rng: CheatBot(),
 }
-"""The bots by name; ``expert`` and ``cheat`` are to come (see docs/bots.md)."""
+"""The bots by name (docs/bots.md). ``cheat`` sees every card: for the arena's upper bound only."""
 
-PLANNED = ("expert", "cheat")
+LEVELLED = ("expert",)
+"""The bots that take a ``level``."""
 
 
 def bot_names() -> tuple[str, ...]:
@@ -36,8 +40,7 @@ def make_bot(name: str, level: str | None = None, rng: random.Random | int | Non
     """
     factory = BOTS.get(name.strip().lower())
     if factory is None:
-        later = " (not written yet)" if name in PLANNED else ""
-        raise ValueError(f"unknown bot {name!r}{later}; bots: {', '.join(BOTS)}")
-    if level is not None and name in ("random", "rules"):
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+    if level is not None and name.strip().lower() not in LEVELLED:
         raise ValueError(f"the {name} bot has no levels")
     return factory(level, rng if isinstance(rng, random.Random) else random.Random(rng))

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from atout.arena import ArenaSetup, run_arena
+from atout.arena import ArenaSetup, add_gap_closed, run_arena
 from atout.bots.registry import make_bot
 from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOption, fail, rules_from_cli
 from atout.games import new_deal
@@ -19,6 +19,9 @@ from atout.games import new_deal
 
 def arena_command(
     candidate: Annotated[str, typer.Option("--candidate", help="The bot under test.")] = "rules",
+    level: Annotated[
+        str | None, typer.Option("--level", "-l", help="The candidate's level (expert: fast or strong).")
+    ] = None,
     baseline: Annotated[str, typer.Option("--baseline", help="The bot it is measured against.")] = "random",
     reference: Annotated[str, typer.Option("--reference", help="The bot in the other seats.")] = "random",
     deals: Annotated[int, typer.Option("--deals", "-n", help="How many duplicate deals.")] = 200,
@@ -32,15 +35,22 @@ def arena_command(
     save_dir: Annotated[
         Path | None, typer.Option("--save-dir", help="Folder for a record of every game played.")
     ] = None,
+    cheat: Annotated[
+        bool, typer.Option("--cheat", help="Also play the cheat bot on the same deals: gap closed.")
+    ] = False,
 ) -> None:
     """Play duplicate deals: the candidate, then the baseline, in each seat against the reference."""
     if deals < 1:
         fail("--deals must be at least 1")
     if workers < 1:
         fail("--workers must be at least 1")
-    for flag, name in (("--candidate", candidate), ("--baseline", baseline), ("--reference", reference)):
+    for flag, name, lv in (
+        ("--candidate", candidate, level),
+        ("--baseline", baseline, None),
+        ("--reference", reference, None),
+    ):
         try:
-            make_bot(name)
+            make_bot(name, level=lv)
         except ValueError as exc:
             fail(f"{flag}: {exc}")
     rules = rules_from_cli(players, option, preset, game)
@@ -50,7 +60,10 @@ def arena_command(
         fail(str(exc))
     if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
         fail(f"--save-dir: {save_dir} is not a folder")
-    setup = ArenaSetup(rules, candidate, baseline, reference, deals, seed, save_dir)
+    setup = ArenaSetup(rules, candidate, baseline, reference, deals, seed, save_dir, candidate_level=level)
+    runs = [setup]
+    if cheat:
+        runs.append(ArenaSetup(rules, "cheat", baseline, reference, deals, seed))
     with Progress(
         TextColumn("arena"),
         BarColumn(),
@@ -60,8 +73,9 @@ def arena_command(
         disable=json_output,
         transient=True,
     ) as bar:
-        task = bar.add_task("deals", total=deals)
-        report = run_arena(setup, workers, progress=lambda _: bar.advance(task))
+        task = bar.add_task("deals", total=deals * len(runs))
+        reports = [run_arena(run, workers, progress=lambda _: bar.advance(task)) for run in runs]
+    report = reports[0] if not cheat else add_gap_closed(reports[0], reports[1])
     if json_output:
         typer.echo(json.dumps(report, indent=1))
     else:
@@ -75,7 +89,7 @@ def print_report(report: dict[str, Any]) -> None:
     low, high = report["ci95"]
     verdict = "ahead" if low > 0 else "behind" if high < 0 else "not separated"
     console.print(
-        f"[bold]{report['candidate_bot']}[/] vs [bold]{report['baseline_bot']}[/] "
+        f"[bold]{report['candidate_bot']}{_level(report)}[/] vs [bold]{report['baseline_bot']}[/] "
         f"(others: {report['reference_bot']}), {report['deals']} duplicate deals of {game} for "
         f"{report['players']} players, seed {report['seed']}: {report['games_played']} games in "
         f"{report['seconds']:.1f} s"
@@ -83,6 +97,12 @@ def print_report(report: dict[str, Any]) -> None:
     console.print(
         f"mean d = [bold]{report['mean_d']:+.2f}[/] per deal, 95% CI [{low:+.2f}, {high:+.2f}]: {verdict}"
     )
+    if "gap_closed" in report:
+        c_low, c_high = report["cheat_ci95"]
+        console.print(
+            f"cheat: mean d = {report['cheat_mean_d']:+.2f}, 95% CI [{c_low:+.2f}, {c_high:+.2f}]; "
+            f"gap closed = (A − R)/(cheat − R) = [bold]{_cell(report['gap_closed'])}[/]"
+        )
     table = Table()
     table.add_column("")
     table.add_column(f"candidate ({report['candidate_bot']})", justify="right")
@@ -104,6 +124,11 @@ def print_report(report: dict[str, Any]) -> None:
             f"ms per decision ({key})", _cell(c["ms_per_decision"][key]), _cell(b["ms_per_decision"][key])
         )
     console.print(table)
+
+
+def _level(report: dict[str, Any]) -> str:
+    level = report.get("candidate_level")
+    return f" ({level})" if level else ""
 
 
 def _cell(value: object) -> str:

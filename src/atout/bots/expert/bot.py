@@ -1,0 +1,173 @@
+"""The ``expert`` bot (determinized search over sampled worlds) and the ``cheat`` bot (the arena's
+upper bound, which sees the true deal).
+
+``expert``, French Tarot for 3, 4 or 5 players, card play: each decision samples worlds
+consistent with the view (:mod:`.worlds`), values every distinct legal card in each world
+(:mod:`.search`: the exact solver once every hand holds at most ``solver_cards`` cards, rules-bot
+playouts before), and plays the card of best mean value. Work is counted in simulated decisions
+(solver nodes / 20), so a decision is deterministic under the bot's seed: the search stops after
+``samples`` worlds or once ``work`` is spent (a world is finished once started). ``think``, when
+set, also stops it on the clock (then the result depends on the machine's speed). With fewer
+than ``min_samples`` finished worlds the bot plays the rules bot's card.
+
+Everything else (bids, the call, the écart, declarations), the other games (2 players, the
+dead-player table, Austrian Tarock) and any view the sampler cannot fill: the rules bot.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from atout.bots.base import View
+from atout.bots.expert.search import card_values, distinct_cards
+from atout.bots.expert.worlds import sample_world
+from atout.bots.rules import RulesBot
+from atout.engine.actions import ACTIONS, ActionKind
+from atout.engine.french import FrenchDeal
+from atout.engine.view import SeatView
+
+
+@dataclass(frozen=True)
+class ExpertConfig:
+    """How hard the expert thinks per card."""
+
+    samples: int = 24
+    """Most worlds sampled per decision."""
+    work: int = 160
+    """Budget per decision in simulated decisions (solver nodes count 1/20 each)."""
+    think: float | None = None
+    """Wall-clock cap per decision, seconds (``None``: none, the bot is deterministic)."""
+    solver_cards: int = 3
+    """Solve exactly once every hand holds at most this many cards."""
+    min_samples: int = 2
+    """Fewer finished worlds than this: play the rules bot's card."""
+
+
+LEVELS: dict[str, ExpertConfig] = {
+    "fast": ExpertConfig(samples=24, work=160, solver_cards=3, min_samples=2),
+    "strong": ExpertConfig(samples=64, work=1800, solver_cards=4, min_samples=3),
+}
+"""The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
+
+
+@dataclass
+class Decision:
+    """What the last card decision did (for tests and benchmarks)."""
+
+    card: int
+    rules_card: int
+    worlds: int
+    work: int
+    evaluator: str
+    values: dict[int, float]
+
+
+class ExpertBot:
+    """Determinized search for French card play; the rules bot elsewhere (see the module doc)."""
+
+    name = "expert"
+
+    def __init__(self, config: ExpertConfig | None = None, rng: random.Random | int | None = None) -> None:
+        self.config = config or LEVELS["fast"]
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self.rules = RulesBot()
+        self.last: Decision | None = None
+
+    @classmethod
+    def at_level(
+        cls, level: str | None, rng: random.Random | int | None = None, **changes: object
+    ) -> ExpertBot:
+        """The bot at a named level (default ``fast``), with config fields changed by keyword."""
+        name = (level or "fast").strip().lower()
+        if name not in LEVELS:
+            raise ValueError(f"unknown expert level {level!r}; levels: {', '.join(LEVELS)}")
+        return cls(replace(LEVELS[name], **changes), rng)  # type: ignore[arg-type]
+
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        """One of ``legal``, decided from ``view`` alone."""
+        rules_action = self.rules.choose(view, legal)
+        if (
+            len(legal) < 2
+            or not isinstance(view, SeatView)
+            or view.rules.five_player_mode == "dead_player"
+            or ACTIONS[legal[0]].kind is not ActionKind.PLAY
+        ):
+            return rules_action
+        return self._search(view, legal, rules_action)
+
+    def _search(self, view: SeatView, legal: Sequence[int], rules_card: int) -> int:
+        config = self.config
+        start = time.perf_counter()
+        gone = view.ecart if view.seat == view.taker else 0
+        for trick in view.tricks:
+            for _, card in trick.plays:
+                gone |= 1 << card
+        keep = 0 if view.called_card is None else 1 << view.called_card
+        cards = distinct_cards(legal, view.hand, gone, keep)
+        totals = dict.fromkeys(cards, 0.0)
+        worlds = work = 0
+        evaluator = "none"
+        for _ in range(config.samples):
+            if work >= config.work or (
+                config.think is not None and time.perf_counter() - start >= config.think
+            ):
+                break
+            world = sample_world(view, self.rng)
+            if world is None:
+                break
+            values, spent, evaluator = card_values(world, view.seat, cards, config.solver_cards)
+            for card, value in values.items():
+                totals[card] += value
+            worlds += 1
+            work += spent
+        best = rules_card
+        if worlds >= config.min_samples:
+            best = max(cards, key=lambda c: (totals[c], c == rules_card, -c))
+            if totals.get(rules_card, float("-inf")) >= totals[best]:
+                best = rules_card
+        means = {c: totals[c] / worlds for c in cards} if worlds else {}
+        self.last = Decision(best, rules_card, worlds, work, evaluator, means)
+        return next(a for a in legal if a == best)
+
+
+class CheatBot:
+    """The arena's upper bound: it is shown the true deal (``observe_deal``, called by the arena
+    only, for bots with ``sees_everything``) and values each card on it exactly as the expert
+    values a world: the solver once every hand holds at most ``solver_cards`` cards, else
+    rules-bot playouts. Bids, call, écart, declarations and other games: the rules bot."""
+
+    name = "cheat"
+    sees_everything = True
+
+    def __init__(self, solver_cards: int = 5) -> None:
+        self.solver_cards = solver_cards
+        self.rules = RulesBot()
+        self.deal: object | None = None
+
+    def observe_deal(self, deal: object) -> None:
+        """Arena only: the deal being played (read, never changed)."""
+        self.deal = deal
+
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        rules_action = self.rules.choose(view, legal)
+        deal = self.deal
+        if (
+            len(legal) < 2
+            or not isinstance(deal, FrenchDeal)
+            or not isinstance(view, SeatView)
+            or ACTIONS[legal[0]].kind is not ActionKind.PLAY
+            or deal.current_player != view.seat
+        ):
+            return rules_action
+        cards = distinct_cards(legal, view.hand, 0)
+        values, _, _ = card_values(deal, view.seat, cards, self.solver_cards)
+        best = max(cards, key=lambda c: (values[c], c == rules_action, -c))
+        if values.get(rules_action, float("-inf")) >= values[best]:
+            best = rules_action
+        return next(a for a in legal if a == best)
+
+
+__all__ = ["LEVELS", "CheatBot", "Decision", "ExpertBot", "ExpertConfig"]

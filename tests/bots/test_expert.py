@@ -1,0 +1,124 @@
+"""The expert bot: its sampled worlds agree with the view, it plays only legal cards, it follows
+the solver in small endings, it is deterministic under a seed, and the arena plays it (and cheat)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atout.arena import ArenaSetup, run_arena
+from atout.bots import make_bot
+from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig
+from atout.bots.expert.inference import excluded_cards
+from atout.bots.expert.search import distinct_cards
+from atout.bots.expert.worlds import sample_world
+from atout.bots.rules import RulesBot
+from atout.cards import TOTAL_HALF_POINTS, parse_card
+from atout.engine.french import FrenchDeal
+from atout.rules import Rules
+from atout.solver import Position, best_moves
+from atout.solver.position import random_ending
+
+
+def _check_worlds(deal: FrenchDeal, rng: random.Random) -> int:
+    seat = deal.current_player
+    view = deal.view(seat)
+    excluded = excluded_cards(view)
+    played = view.played()
+    made = 0
+    for _ in range(3):
+        world = sample_world(view, rng)
+        if world is None:
+            continue
+        made += 1
+        assert world.view(seat) == view
+        assert world.hands[seat] == deal.hands[seat]
+        for other in range(deal.n):
+            assert world.hands[other].bit_count() == deal.hands[other].bit_count()
+            assert not world.hands[other] & excluded[other]
+            assert not world.hands[other] & played
+            if other != seat:
+                assert not world.hands[other] & view.hand
+                assert not world.hands[other] & view.ecart
+        for s, _level, shown in view.poignees:
+            assert world.hands[s] & shown & ~played & ~world.ecart == shown & ~played & ~world.ecart
+    return made
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32))
+def test_sampled_worlds_agree_with_the_view(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    deal = FrenchDeal.new(Rules(players=players), dealer=rng.randrange(players), rng=rng)
+    bot = RulesBot()
+    tried = made = 0
+    while not deal.is_over():
+        if deal.phase == "play" and rng.random() < 0.2:
+            tried += 3
+            made += _check_worlds(deal, rng)
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    assert made >= tried - 3  # a rare dead end is allowed (the bot then plays the rules card)
+
+
+def test_expert_plays_legal_cards_in_every_player_count() -> None:
+    for players in (3, 4, 5):
+        deal = FrenchDeal.new(Rules(players=players), dealer=0, rng=players)
+        expert = ExpertBot(ExpertConfig(samples=3, work=60), rng=1)
+        rules = RulesBot()
+        while not deal.is_over():
+            seat, legal = deal.current_player, deal.legal_actions()
+            bot = expert if seat == 1 else rules
+            action = bot.choose(deal.view(seat), legal)
+            assert action in legal
+            deal.apply(action)
+
+
+def test_one_sample_in_a_solver_ending_picks_a_solver_best_card() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(6):
+        deal = random_ending(Rules(players=4), cards=3, rng=rng, trick_cards=rng.randrange(4))
+        if deal._imprenable >= 0 or len(deal.legal_actions()) < 2:
+            continue
+        seat = deal.current_player
+        view = deal.view(seat)
+        config = ExpertConfig(samples=1, work=10**9, solver_cards=3, min_samples=1)
+        card = ExpertBot(config, rng=99).choose(view, deal.legal_actions())
+        world = sample_world(view, random.Random(99))
+        assert world is not None
+        values = best_moves(Position.from_deal(world))
+        mine = {c: v if world.is_attack(seat) else TOTAL_HALF_POINTS - v for c, v in values.items()}
+        assert mine[card] == max(mine.values())
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_same_seed_gives_the_same_cards() -> None:
+    deal = random_ending(Rules(players=4), cards=8, rng=random.Random(2))
+    view, legal = deal.view(deal.current_player), deal.legal_actions()
+    cards = {ExpertBot.at_level("fast", rng=7).choose(view, legal) for _ in range(2)}
+    assert len(cards) == 1
+
+
+def test_distinct_cards_merge_touching_equal_cards() -> None:
+    hand = sum(1 << parse_card(n) for n in ("2S", "3S", "5S", "KS", "T4", "T5"))
+    gone = 1 << parse_card("4S")
+    legal = [parse_card(n) for n in ("2S", "3S", "5S", "KS")]
+    assert distinct_cards(legal, hand, gone) == [parse_card("2S"), parse_card("KS")]
+    assert distinct_cards(legal, hand, 0) == [parse_card("2S"), parse_card("5S"), parse_card("KS")]
+
+
+def test_registry_levels() -> None:
+    assert isinstance(make_bot("expert", level="strong"), ExpertBot)
+    assert isinstance(make_bot("cheat"), CheatBot)
+
+
+def test_arena_runs_expert_and_cheat() -> None:
+    setup = ArenaSetup(Rules(players=4), "expert", "rules", "rules", deals=1, seed=3, candidate_level="fast")
+    report = run_arena(setup)
+    assert report["deals"] == 1 and report["candidate_level"] == "fast"
+    assert report["candidate"]["decisions"] > 0
+    cheat = run_arena(ArenaSetup(Rules(players=3), "cheat", "rules", "rules", deals=1, seed=3))
+    assert cheat["deals"] == 1
