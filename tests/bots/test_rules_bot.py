@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from atout.bots import RandomBot, RulesBot, make_bot
 from atout.cards import BIT, TRUMPS_MASK, CardSet
 from atout.engine.actions import ActionKind
+from atout.engine.austrian.cards import AUSTRIAN_CARDS
+from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.errors import IllegalActionError
 from atout.engine.french import FrenchDeal
 from atout.games import Deal, new_deal
@@ -179,3 +181,33 @@ def test_bids_follow_hand_strength() -> None:
         action = bot.choose(deal.view(0), deal.legal_actions())
         assert (action.bid == "pass") == (hand == weak), str(action)
     assert TRUMPS_MASK & strong
+
+
+def austrian_decisions(hand_text: str, game2: bool = True) -> tuple[str, str | None]:
+    """The rules bot's bid as forehand with that hand, and its game after a solo."""
+    hand = CardSet.parse(hand_text).mask
+    rest = [c for c in AUSTRIAN_CARDS if not hand >> c & 1]
+    hands = [hand, sum(BIT[c] for c in rest[:16]), sum(BIT[c] for c in rest[16:32])]
+    talon = [sum(BIT[c] for c in rest[32:35]), sum(BIT[c] for c in rest[35:38])]
+    deal = AustrianDeal(Rules(game="austrian", players=3, austrian_allow_game2=game2), 2, hands, talon)
+    bot = RulesBot()
+    bid = bot.choose(deal.view(0), deal.legal_actions())
+    if deal.action_name(bid) != "solo":
+        return deal.action_name(bid), None
+    deal.apply(bid)
+    for _ in range(2):
+        deal.apply(deal.parse("pass"))
+    game = bot.choose(deal.view(0), deal.legal_actions())
+    return "solo", deal.action_name(game)
+
+
+AUSTRIAN_WEAK = "7S 8S 9S 10S 4H 3H 2H 4D 3D 7C 8C 9C T2 T3 T4 T5"
+AUSTRIAN_STRONG = "EX T21 T20 T19 T18 T17 T16 T15 T14 T1 KS KH KD KC QS 7C"
+
+
+def test_austrian_solo_with_the_game_the_hand_makes() -> None:
+    """A solo pays 100 and more: a weak hand plays game 2 (35 or less), a strong one game 1;
+    without game 2 the weak hand passes."""
+    assert austrian_decisions(AUSTRIAN_WEAK) == ("solo", "35_or_less")
+    assert austrian_decisions(AUSTRIAN_STRONG) == ("solo", "36_or_more")
+    assert austrian_decisions(AUSTRIAN_WEAK, game2=False) == ("pass", None)

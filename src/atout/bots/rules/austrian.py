@@ -23,10 +23,16 @@ from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, AUSTRIAN_TRUMPS_MASK, 
 from atout.engine.austrian.view import AustrianView
 
 THREESOME_AT = 22.0
-SOLO_AT = 32.0
+"""Without game 2: the least strength for a threesome (the talon half helps a middling hand)."""
+SOLO_AT = 29.5
+"""Without game 2: the least strength for a solo (game 1 is likely without the talon)."""
 HALF_PAR = 8.0
 """What an unseen talon half is worth on average (:func:`half_worth`)."""
-GAME_2_BELOW = 12.0
+GAME_2_BELOW = 29.5
+"""Below this strength the declarer plays game 2 (35 or less): few trumps, few masters, few voids.
+
+Measured over 8,000 solo hands against random defenders, game 2 is won far more often below
+about 29 points and game 1 above 30; a finer linear formula did no better than this one cut."""
 
 
 def half_worth(cards: int, jack_value: int = 2) -> float:
@@ -42,9 +48,7 @@ def choose(view: AustrianView, legal: Sequence[int]) -> int:
     """A decision other than a card to play."""
     kind = AustrianAction(legal[0]).kind
     if kind is AustrianActionKind.BID:
-        strength = austrian_strength(view.hand)
-        wanted = SOLO if strength >= SOLO_AT else THREESOME if strength >= THREESOME_AT else PASS
-        return wanted if wanted in legal else PASS
+        return _bid(view, legal)
     if kind is AustrianActionKind.TALON:
         jack = view.rules.austrian_jack_value
         first = half_worth(view.first_half or 0, jack)
@@ -55,6 +59,24 @@ def choose(view: AustrianView, legal: Sequence[int]) -> int:
     if kind is AustrianActionKind.GAME:
         return GAME_2 if austrian_strength(view.hand) < GAME_2_BELOW else GAME_1
     return legal[0]
+
+
+def _bid(view: AustrianView, legal: Sequence[int]) -> int:
+    """Solo whenever game 1 or game 2 is likely, which with game 2 allowed is every hand.
+
+    A solo pays 100 + 2 x margin against a threesome's 50, and it is the top bid: nobody
+    outbids it. A strong hand plays game 1 (36 or more); a weak one game 2 (35 or less), which
+    it makes by ducking: few trumps and few masters take few tricks, and the unused talon counts
+    for the defenders. Only a middling hand (about 27-31 points) is unsure either way, and even
+    there the solo's base is worth more than passing or a threesome (measured). Without game 2 a
+    weak hand passes and a middling one takes a threesome, where the talon half helps.
+    """
+    strength = austrian_strength(view.hand)
+    if view.rules.austrian_allow_game2 or strength >= SOLO_AT:
+        wanted = SOLO
+    else:
+        wanted = THREESOME if strength >= THREESOME_AT else PASS
+    return wanted if wanted in legal else PASS
 
 
 def _discard(view: AustrianView, legal: Sequence[int]) -> int:
