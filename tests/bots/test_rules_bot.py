@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atout.bots import RandomBot, RulesBot, make_bot
+from atout.bots.rules.strength import french_strength
 from atout.cards import BIT, TRUMPS_MASK, CardSet
 from atout.engine.actions import ActionKind
 from atout.engine.austrian.cards import AUSTRIAN_CARDS
@@ -211,3 +212,17 @@ def test_austrian_solo_with_the_game_the_hand_makes() -> None:
     assert austrian_decisions(AUSTRIAN_WEAK) == ("solo", "35_or_less")
     assert austrian_decisions(AUSTRIAN_STRONG) == ("solo", "36_or_more")
     assert austrian_decisions(AUSTRIAN_WEAK, game2=False) == ("pass", None)
+
+
+def test_long_trumps_bid_garde_contre() -> None:
+    """15 trumps from the 21 down to the 7 and three kings: no defence can stop it, a garde contre
+    (it bid only a garde before trump length and the master trumps counted)."""
+    hand = CardSet.parse("T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17 T18 T19 T20 T21 KS KH KD").mask
+    rest = [c for c in range(78) if not hand >> c & 1]
+    hands = [hand] + [sum(BIT[c] for c in rest[6 + i * 18 : 24 + i * 18]) for i in range(3)]
+    deal = FrenchDeal(Rules(players=4), 3, hands, sum(BIT[c] for c in rest[:6]))
+    assert deal.current_player == 0
+    assert RulesBot().choose(deal.view(0), deal.legal_actions()).bid == "garde_contre"
+    # fewer trumps and no run under the 21: still the garde it was
+    middling = CardSet.parse("T1 T3 T5 T7 T9 T11 T13 T15 T17 T21 KS KH 2S 3S 4D 5D 6C 7C").mask
+    assert 56 <= french_strength(middling, 4) < 71

@@ -4,6 +4,8 @@ French (points on a 4-player scale, whatever the player count)::
 
     the 21: 10, the Excuse: 8, the Petit: 8 with 6+ trumps, 5 with 5, else 0
     each trump: 2, and 1 more for each of 16-20
+    long trumps: 3 for each trump over 8 (on the 18-card scale), and 2 for each master trump
+                 under the 21 (20, 19, ... held in an unbroken run from the 21) when 8 or more
     each suit: king 6 (8 with its queen), queen 3, cavalier 2, jack 1;
                5+ cards: 5 + 2 per card over 5; with 5+ trumps a void 6, a singleton 3
 
@@ -36,7 +38,13 @@ _AUSTRIAN_HIGH = sum(1 << c for c in range(71, 78))
 def french_strength(hand: int, players: int) -> float:
     """The hand's bidding points on a 4-player scale (``players``: those who hold cards)."""
     trumps = (hand & TRUMPS_MASK).bit_count()
-    points = 2 * trumps + (hand & _HIGH_TRUMPS).bit_count()
+    points: float = 2 * trumps + (hand & _HIGH_TRUMPS).bit_count()
+    size = HAND_SIZE[players]
+    over = trumps - 8 * size / 18
+    if over > 0:
+        # a long trump suit draws the defence's trumps and then makes every card: length counts
+        # more than linearly, and masters under the 21 cannot be taken
+        points += 3 * over + 2 * _master_run(hand)
     if hand >> TRUMP_21 & 1:
         points += 10
     if hand >> EXCUSE & 1:
@@ -54,6 +62,16 @@ def french_strength(hand: int, players: int) -> float:
         elif trumps >= 5 and length <= 1:
             points += 6 if length == 0 else 3 * (not king)
     return points * 18 / HAND_SIZE[players]
+
+
+def _master_run(hand: int) -> int:
+    """How many trumps from the 20 down the hand holds without a gap, after the 21."""
+    if not hand >> TRUMP_21 & 1:
+        return 0
+    run = 0
+    while hand >> (TRUMP_21 - 1 - run) & 1 and run < 19:
+        run += 1
+    return run
 
 
 def austrian_strength(hand: int) -> float:
