@@ -26,6 +26,7 @@ from atout.bots.expert.search import card_values, distinct_cards
 from atout.bots.expert.worlds import sample_world
 from atout.bots.rules import RulesBot
 from atout.engine.actions import ACTIONS, ActionKind
+from atout.engine.deal import HAND_SIZE
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
 
@@ -110,7 +111,15 @@ class ExpertBot:
         totals = dict.fromkeys(cards, 0.0)
         worlds = work = 0
         evaluator = "none"
-        for _ in range(config.samples):
+        samples = config.samples
+        if view.hand.bit_count() > config.solver_cards + 1:
+            # playouts: a world costs at least one simulated decision per card still to play, per
+            # card tried; when the budget cannot buy ``min_samples`` worlds, skip straight to the
+            # rules card (the decision the full loop would reach, without the time)
+            cost = len(cards) * (view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1)
+            if (config.min_samples - 1) * cost >= config.work:
+                samples = 0
+        for _ in range(samples):
             if work >= config.work or (
                 config.think is not None and time.perf_counter() - start >= config.think
             ):
