@@ -11,8 +11,8 @@ world is kept only if the rebuilt deal shows the seat exactly the view it has; s
 consistent with the view, whatever the sampler's shortcuts.
 
 The sampler is uniform over the layouts it accepts only approximately: cards with the fewest
-places are dealt first (then retried on a dead end); the plays are not weighted by how likely the
-other seats were to make them.
+places are dealt first (retried on a dead end, then dealt one by one under Hall's condition, which
+never dead-ends); the plays are not weighted by how likely the other seats were to make them.
 """
 
 from __future__ import annotations
@@ -144,7 +144,46 @@ def deal_hidden(layout: Layout, rng: random.Random, tries: int = 20) -> list[int
             masks[place] |= BIT[card]
         else:
             return masks
-    return None
+    return _deal_checked(layout, cards, choices, rng)
+
+
+def _deal_checked(
+    layout: Layout, cards: list[int], choices: dict[int, list[int]], rng: random.Random
+) -> list[int] | None:
+    """The slow, sure way: each card goes to a random place that keeps the rest dealable, judged
+    by Hall's condition (for every set of places, the cards that can only go there fit in them)."""
+    places = len(layout.sizes)
+    subsets = range(1, 1 << places)
+    need = dict.fromkeys(range(1 << places), 0)
+    for card in cards:
+        need[sum(1 << p for p in choices[card])] += 1
+    room = list(layout.sizes)
+
+    def feasible() -> bool:
+        for subset in subsets:
+            cap = sum(room[p] for p in range(places) if subset >> p & 1)
+            if sum(k for m, k in need.items() if k and m & ~subset == 0) > cap:
+                return False
+        return True
+
+    if not feasible():
+        return None
+    masks = [0] * places
+    rng.shuffle(cards)
+    for card in cards:
+        key = sum(1 << p for p in choices[card])
+        need[key] -= 1
+        options = [p for p in choices[card] if room[p]]
+        rng.shuffle(options)
+        for place in options:
+            room[place] -= 1
+            if feasible():
+                masks[place] |= BIT[card]
+                break
+            room[place] += 1
+        else:
+            return None
+    return masks
 
 
 def rebuild(view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | None:
