@@ -18,6 +18,7 @@ from atout.cards import (
     SUIT_OF,
     TRUMP,
     TRUMPS_MASK,
+    cards_of,
 )
 from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, AUSTRIAN_TRUMPS_MASK, STRENGTH, card_value
 from atout.engine.austrian.tricks import winning_card as austrian_winner
@@ -143,22 +144,10 @@ class Table:
         likely_void = follow.bit_count() < 2
         if pack.suit_of[best] == TRUMP:
             return likely_void and bool(higher_trumps)
-        if any(pack.strength[c] > pack.strength[best] for c in _cards(follow)):
+        if any(pack.strength[c] > pack.strength[best] for c in cards_of(follow)):
             return True
         return likely_void and bool(self.may_hold(seat, TRUMP))
 
     def secure(self, best: int, led: int, winner: int) -> bool:
         """Whether a trick won now by ``best`` stays with a good seat whatever the later seats hold."""
         return not any(not self.good(p) and self.can_beat(p, best, led) for p in self.later)
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-cards = _cards

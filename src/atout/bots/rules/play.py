@@ -12,8 +12,8 @@ The policy reads a :class:`~atout.bots.rules.knowledge.Table` and returns a card
 
 from __future__ import annotations
 
-from atout.bots.rules.knowledge import Table, cards, led_suit, trick_winner
-from atout.cards import PETIT, TRUMP, TRUMP_21
+from atout.bots.rules.knowledge import Table, led_suit, trick_winner
+from atout.cards import PETIT, TRUMP, TRUMP_21, cards_of
 
 _GIVE_AWAY = 5
 """Half-points (French) from which a card is worth saving by the Excuse: a cavalier and up."""
@@ -46,7 +46,7 @@ def _follow(t: Table, led: int) -> int:
     seat, best = current
     if t.good(seat) and t.secure(best, led, seat):
         return _give(t, options)
-    winners = [c for c in cards(options) if _beats(t, c, best, led)]
+    winners = [c for c in cards_of(options) if _beats(t, c, best, led)]
     if t.good(t.me):
         safe = [c for c in winners if t.secure(c, led, t.me)]
         if PETIT in safe:
@@ -80,9 +80,9 @@ def _give(t: Table, options: int) -> int:
         return PETIT
     plain = options & ~pack.trumps
     if plain:
-        return max(cards(plain), key=lambda c: (pack.value[c], pack.strength[c]))
+        return max(cards_of(plain), key=lambda c: (pack.value[c], pack.strength[c]))
     trumps = _without(options, TRUMP_21 if pack.excuse >= 0 else -1) or options
-    return min(cards(trumps), key=lambda c: (pack.value[c] if c != PETIT else 0, c))
+    return min(cards_of(trumps), key=lambda c: (pack.value[c] if c != PETIT else 0, c))
 
 
 def _duck(t: Table, options: int) -> int:
@@ -94,7 +94,7 @@ def _duck(t: Table, options: int) -> int:
         trump = pack.suit_of[c] == TRUMP
         return (pack.value[c] + (2 if trump else 0), c if trump else pack.strength[c])
 
-    card = min(cards(spare), key=cost)
+    card = min(cards_of(spare), key=cost)
     excuse = pack.excuse
     if excuse >= 0 and t.legal >> excuse & 1 and pack.value[card] >= _GIVE_AWAY:
         return excuse
@@ -111,12 +111,12 @@ def _lead(t: Table) -> int:
         return _lowest(t, legal)
     foes = [s for s in t.later if not t.good(s)]
     if t.lead_low_in >= 0:
-        mine = [c for c in cards(legal & pack.suit_mask(t.lead_low_in)) if not _master(t, c)]
+        mine = [c for c in cards_of(legal & pack.suit_mask(t.lead_low_in)) if not _master(t, c)]
         if mine:
             return min(mine, key=lambda c: pack.strength[c])  # let the called king win it
     masters = [
         c
-        for c in cards(legal & ~pack.trumps)
+        for c in cards_of(legal & ~pack.trumps)
         if _master(t, c) and not any(pack.suit_of[c] in t.voids.get(s, ()) for s in foes)
     ]
     if masters:
@@ -132,7 +132,7 @@ def _lead(t: Table) -> int:
     taker = t.taker
     if taker is not None and not t.attacker:
         voids = t.voids.get(taker, set())
-        cut = [c for c in cards(legal & ~pack.trumps) if pack.suit_of[c] in voids and TRUMP not in voids]
+        cut = [c for c in cards_of(legal & ~pack.trumps) if pack.suit_of[c] in voids and TRUMP not in voids]
         if cut:
             return min(cut, key=lambda c: (pack.value[c], pack.strength[c]))
     return _long_suit_low(t, legal)
@@ -142,7 +142,7 @@ def _master(t: Table, card: int) -> bool:
     """No unseen card of its suit is higher."""
     pack = t.pack
     suit = pack.suit_mask(pack.suit_of[card])
-    return not any(pack.strength[c] > pack.strength[card] for c in cards(t.unseen & suit))
+    return not any(pack.strength[c] > pack.strength[card] for c in cards_of(t.unseen & suit))
 
 
 def _long_suit_low(t: Table, legal: int) -> int:
@@ -151,9 +151,9 @@ def _long_suit_low(t: Table, legal: int) -> int:
     plain = legal & ~pack.trumps
     if not plain:
         spare = _without(legal, PETIT) or legal
-        return min(cards(spare))
+        return min(cards_of(spare))
     by_suit: dict[int, list[int]] = {}
-    for c in cards(plain):
+    for c in cards_of(plain):
         by_suit.setdefault(pack.suit_of[c], []).append(c)
     suit_cards = max(by_suit.values(), key=len)
     return min(suit_cards, key=lambda c: (pack.value[c], pack.strength[c]))
@@ -164,5 +164,5 @@ def _lowest(t: Table, legal: int) -> int:
     pack = t.pack
     plain = legal & ~pack.trumps
     if plain:
-        return min(cards(plain), key=lambda c: (pack.strength[c], pack.value[c]))
-    return min(cards(_without(legal, PETIT) or legal))
+        return min(cards_of(plain), key=lambda c: (pack.strength[c], pack.value[c]))
+    return min(cards_of(_without(legal, PETIT) or legal))
