@@ -163,6 +163,18 @@ def highest_card(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+def nth_card(mask: int, k: int) -> int:
+    """The ``k``-th card of a mask, lowest first (``k`` from 0).
+
+    >>> card_name(nth_card(CardSet.parse("3S KS T2").mask, 1))
+    'KS'
+    """
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
 def cards_of(mask: int) -> list[int]:
     """The card indices of a mask, lowest first."""
     out = []

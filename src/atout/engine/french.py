@@ -47,6 +47,7 @@ from atout.cards import (
     cards_of,
     count_bouts,
     half_points,
+    nth_card,
     parse_card,
 )
 from atout.engine.actions import (
@@ -523,22 +524,14 @@ class FrenchDeal:
             phase = self.phase
             if phase is _PLAY:
                 legal = self._compute_legal_play_mask()
-                k = int(draw() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                card = (legal & -legal).bit_length() - 1
+                card = nth_card(legal, int(draw() * legal.bit_count()))
                 history.append(card)
                 self._play(card)
             elif phase is _END:
                 return
             elif phase is _DISCARD:
                 legal = self._discard_mask()
-                k = int(draw() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                card = (legal & -legal).bit_length() - 1
+                card = nth_card(legal, int(draw() * legal.bit_count()))
                 history.append(DISCARD_BASE + card)
                 self._discard(card)
             else:

@@ -53,6 +53,7 @@ from atout.cards import (
     cards_of,
     count_bouts,
     half_points,
+    nth_card,
     parse_card,
 )
 from atout.engine.actions import (
@@ -354,11 +355,7 @@ class TwoPlayerDeal:
         while self.phase is not _END:
             if self.phase is _PLAY:
                 legal = self.legal_play_mask()
-                k = int(draw() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                card = (legal & -legal).bit_length() - 1
+                card = nth_card(legal, int(draw() * legal.bit_count()))
                 self.history.append(card)
                 self._play(card)
             else:

@@ -38,7 +38,7 @@ import random
 from collections.abc import Mapping
 from enum import StrEnum
 
-from atout.cards import AUSTRIAN_DECK_MASK, BIT, KINGS_MASK, SUIT_MASKS, TRUMP, CardSet, card_name
+from atout.cards import AUSTRIAN_DECK_MASK, BIT, KINGS_MASK, SUIT_MASKS, TRUMP, CardSet, card_name, nth_card
 from atout.engine.austrian.actions import (
     AUSTRIAN_ACTIONS,
     BID_BASE,
@@ -354,11 +354,7 @@ class AustrianDeal:
         while self.phase is not _END:
             if self.phase is _PLAY:
                 legal = self.legal_play_mask()
-                k = int(draw() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                card = (legal & -legal).bit_length() - 1
+                card = nth_card(legal, int(draw() * legal.bit_count()))
                 self.history.append(card)
                 self._play(card)
             else:
