@@ -151,11 +151,14 @@ class FrenchDeal:
         "_next",
         "_orders",
         "_poignee_sizes",
+        "_public_events",
+        "_public_upto",
         "_reveal_card",
         "_scores",
         "_sides_public",
         "_suitless",
         "_summary",
+        "_trick_views",
         "bids",
         "called_card",
         "chelem_announced",
@@ -211,7 +214,10 @@ class FrenchDeal:
         self.hands = list(hands)
         self.chien = chien
         self.history: list[int] = []
-        self._log: list[tuple[str, int | None, object, int | None]] = []
+        self._log: list[Event] = []
+        self._public_events: tuple[Event, ...] = ()
+        self._public_upto = 0
+        self._trick_views: tuple[TrickView, ...] = ()
         self.bids: list[tuple[int, str]] = []
         self._contract_ids, self._poignee_sizes, self._orders, bid_orders = _table_of(rules)
         self._highest_bid = 0
@@ -559,7 +565,7 @@ class FrenchDeal:
                     self._imprenable = seat
                     self._suitless = EXCUSE_MASK | PETIT_MASK
                     continue
-                self._log.append(("petit_sec", seat, hand, None))
+                self._log.append(Event("petit_sec", seat, hand, None))
                 self._end(f"petit sec: seat {seat} shows the Petit alone; the deal is cancelled")
                 return
 
@@ -575,7 +581,7 @@ class FrenchDeal:
     def _decide_excuse_sec(self, show: bool) -> None:
         seat = self._excuse_sec_pending.pop(0)
         if show:
-            self._log.append(("excuse_sec", seat, EXCUSE_MASK, None))
+            self._log.append(Event("excuse_sec", seat, EXCUSE_MASK, None))
             self._end(f"excuse sec: seat {seat} shows the Excuse alone; the deal is cancelled")
         elif self._excuse_sec_pending:
             self.current_player = self._excuse_sec_pending[0]
@@ -589,13 +595,13 @@ class FrenchDeal:
         self.bids.append((seat, name))
         if index:
             self._highest_bid = index
-        self._log.append(("bid", seat, name, None))
+        self._log.append(Event("bid", seat, name, None))
         if len(self.bids) < self.n:
             self.current_player = self._bid_order[len(self.bids)]
             return
         best = max(range(self.n), key=lambda i: BID_NAMES.index(self.bids[i][1]))
         if self.bids[best][1] == "pass":
-            self._log.append(("all_passed", None, None, None))
+            self._log.append(Event("all_passed", None, None, None))
             self._end("all passed; the deal is cancelled")
             return
         self.taker, self.contract = self.bids[best]
@@ -607,7 +613,7 @@ class FrenchDeal:
 
     def _call(self, card: int) -> None:
         self.called_card = card
-        self._log.append(("call", self.taker, card, None))
+        self._log.append(Event("call", self.taker, card, None))
         holder = next((s for s in range(self.n) if self.hands[s] >> card & 1), -1)
         self.partner = holder if holder != self.taker else -1
         self._reveal_card = card
@@ -615,7 +621,7 @@ class FrenchDeal:
 
     def _after_call(self) -> None:
         if self.contract in ("petite", "pousse", "garde"):
-            self._log.append(("chien", None, self.chien, None))
+            self._log.append(Event("chien", None, self.chien, None))
             if self.called_card >= 0 and self.chien >> self.called_card & 1:
                 self._sides_public = True
                 self._reveal_card = -1
@@ -636,9 +642,9 @@ class FrenchDeal:
         bit = BIT[card]
         self.hands[self.taker] ^= bit
         self.ecart |= bit
-        self._log.append(("discard", self.taker, card, self.taker))
+        self._log.append(Event("discard", self.taker, card, self.taker))
         if bit & TRUMPS_MASK:
-            self._log.append(("discard_shown", self.taker, card, None))
+            self._log.append(Event("discard_shown", self.taker, card, None))
         self.discards_left -= 1
         if not self.discards_left:
             self.phase = _CHELEM
@@ -646,12 +652,12 @@ class FrenchDeal:
     def _announce_chelem(self, announced: bool, partial: bool = False) -> None:
         self.chelem_announced = announced
         self.partial_slam_announced = partial
-        self._log.append(("chelem", self.taker, announced, None))
+        self._log.append(Event("chelem", self.taker, announced, None))
         if partial:
-            self._log.append(("partial_slam", self.taker, True, None))
+            self._log.append(Event("partial_slam", self.taker, True, None))
         rules = self.rules
         if self._imprenable >= 0 and rules.petit_imprenable_timing == "before_first_trick":
-            self._log.append(("petit_imprenable", self._imprenable, PETIT, None))
+            self._log.append(Event("petit_imprenable", self._imprenable, PETIT, None))
         if (announced and rules.chelem_announcer_leads) or rules.first_leader == "taker":
             leader = self.taker
         else:
@@ -687,7 +693,7 @@ class FrenchDeal:
         seat = self.current_player
         if kind != "none":
             self.misere.append((seat, kind))
-            self._log.append(("misere", seat, kind, None))
+            self._log.append(Event("misere", seat, kind, None))
         self._next_decision()
 
     def _declare_poignee(self, level: int) -> None:
@@ -695,7 +701,7 @@ class FrenchDeal:
         if level:
             shown = self.poignee_cards(seat, level)
             self.poignees.append((seat, level, shown))
-            self._log.append(("poignee", seat, (POIGNEE_NAMES[level], shown), None))
+            self._log.append(Event("poignee", seat, (POIGNEE_NAMES[level], shown), None))
         self._next_decision()
 
     def _play(self, card: int) -> None:
@@ -710,12 +716,12 @@ class FrenchDeal:
         if self.led_suit < 0 and not bit & self._suitless:
             self.led_suit = SUIT_OF[card]
         if card == PETIT and seat == self._imprenable and self.rules.petit_imprenable_timing == "when_played":
-            self._log.append(("petit_imprenable", seat, PETIT, None))
+            self._log.append(Event("petit_imprenable", seat, PETIT, None))
         if card == self._reveal_card:
             # the called card shows the partner, or that the taker called himself
             self._sides_public = True
             self._reveal_card = -1
-            self._log.append(("alone" if seat == self.taker else "partner", seat, card, None))
+            self._log.append(Event("alone" if seat == self.taker else "partner", seat, card, None))
         if len(cards) < self.n:
             nxt = self._next[seat]
             if self._first_card_pending[nxt]:
@@ -738,7 +744,7 @@ class FrenchDeal:
                 trick_mask ^= PETIT_MASK
                 self.won[owner] |= PETIT_MASK
                 self._debts.append((owner, winner))
-                self._log.append(("excuse_kept", owner, winner, None))
+                self._log.append(Event("excuse_kept", owner, winner, None))
         if trick_mask & EXCUSE_MASK:
             last = self.trick_no == self.n_tricks - 1
             owner = seats[cards.index(EXCUSE)]
@@ -751,7 +757,7 @@ class FrenchDeal:
                 trick_mask ^= EXCUSE_MASK
                 self.won[owner] |= EXCUSE_MASK
                 self._debts.append((owner, winner))
-                self._log.append(("excuse_kept", owner, winner, None))
+                self._log.append(Event("excuse_kept", owner, winner, None))
             # in the last trick (no slam) the Excuse changes camp: it stays in the trick
         self.won[winner] |= trick_mask
         self.tricks.append((seats, tuple(cards), winner))
@@ -773,7 +779,7 @@ class FrenchDeal:
         pending = []
         for owner, winner in self._debts:
             if self.is_attack(owner) == self.is_attack(winner):
-                self._log.append(("excuse_settled", owner, winner, None))
+                self._log.append(Event("excuse_settled", owner, winner, None))
                 continue
             side = [s for s in range(self.n) if self.is_attack(s) == self.is_attack(owner)]
             card = self._exchange_card(side)
@@ -783,7 +789,7 @@ class FrenchDeal:
             holder = next(s for s in side if self.won[s] >> card & 1)
             self.won[holder] ^= BIT[card]
             self.won[winner] |= BIT[card]
-            self._log.append(("excuse_paid", owner, (card, winner), None))
+            self._log.append(Event("excuse_paid", owner, (card, winner), None))
         self._debts = [] if final else pending
 
     def _exchange_card(self, side: list[int]) -> int:
@@ -847,7 +853,7 @@ class FrenchDeal:
         self.current_player = -1
         if self._scores is None:
             self._scores = [0] * self.n
-        self._log.append(("end", None, summary, None))
+        self._log.append(Event("end", None, summary, None))
 
     # ------------------------------------------------------------------ results
     def scores(self) -> list[int]:
@@ -869,14 +875,27 @@ class FrenchDeal:
     @property
     def events(self) -> list[Event]:
         """Everything that happened, in order (see :class:`Event`)."""
-        return [Event(*e) for e in self._log]
+        return list(self._log)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: its own cards and everything public, nothing else."""
         if not 0 <= seat < self.n:
             raise ValueError(f"seat must be 0..{self.n - 1}, not {seat}")
-        events = tuple(Event(*e) for e in self._log if e[3] is None or e[3] == seat)
+        log = self._log
+        if seat == self.taker:
+            events = tuple(log)  # private events are the taker's own discards
+        else:
+            if self._public_upto < len(log):
+                self._public_events += tuple(e for e in log[self._public_upto :] if e.visible_to is None)
+                self._public_upto = len(log)
+            events = self._public_events
+        tricks = self.tricks
+        done = len(self._trick_views)
+        if done != len(tricks):
+            self._trick_views += tuple(
+                TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in tricks[done:]
+            )
         chien_public = self.contract in ("petite", "pousse", "garde") or self.phase is _END
         if seat == self.taker or self.phase is _END:
             ecart = self.ecart
@@ -904,7 +923,7 @@ class FrenchDeal:
             chelem_announced=self.chelem_announced,
             poignees=tuple((s, POIGNEE_NAMES[lv], shown) for s, lv, shown in self.poignees),
             trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
-            tricks=tuple(TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in self.tricks),
+            tricks=self._trick_views,
             events=events,
             scores=tuple(self._scores) if self.phase is _END and self._scores else None,
         )
@@ -1023,8 +1042,8 @@ def _table_of(
 
 
 # Events logged on every card and trick, made once (an event is an immutable tuple).
-_PLAY_EVENTS = [[("play", seat, card, None) for card in range(78)] for seat in range(5)]
-_TRICK_EVENTS = [[("trick", seat, number, None) for number in range(24)] for seat in range(5)]
+_PLAY_EVENTS = [[Event("play", seat, card, None) for card in range(78)] for seat in range(5)]
+_TRICK_EVENTS = [[Event("trick", seat, number, None) for number in range(24)] for seat in range(5)]
 
 
 def _actions_of(mask: int, table: tuple[Action, ...]) -> list[Action]:

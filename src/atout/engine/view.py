@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from atout.cards import CardSet
 from atout.engine.actions import Action
@@ -16,6 +16,14 @@ class TrickView:
 
     plays: tuple[tuple[int, int], ...]
     winner: int
+    cards: int = field(init=False, repr=False, compare=False)
+    """Mask of the trick's cards."""
+
+    def __post_init__(self) -> None:
+        mask = 0
+        for _, card in self.plays:
+            mask |= 1 << card
+        object.__setattr__(self, "cards", mask)
 
 
 @dataclass(frozen=True)
@@ -56,8 +64,7 @@ class SeatView:
         """Mask of every card played so far, the current trick included."""
         mask = 0
         for trick in self.tricks:
-            for _, card in trick.plays:
-                mask |= 1 << card
+            mask |= trick.cards
         for _, card in self.trick:
             mask |= 1 << card
         return mask

@@ -88,18 +88,35 @@ def voids_of(pack: Pack, tricks: tuple[TrickView, ...], current: Plays) -> dict[
     """The suits (``TRUMP`` included) each seat has shown it lacks, by the follow and trump rules."""
     voids: dict[int, set[int]] = {}
     for plays in [t.plays for t in tricks] + [current]:
-        led = led_suit(pack, plays)
-        if led < 0:
-            continue
+        for seat, suit in _trick_voids(pack, plays):
+            voids.setdefault(seat, set()).add(suit)
+    return voids
+
+
+_VOIDS_CACHE: dict[tuple[int, Plays], tuple[tuple[int, int], ...]] = {}
+
+
+def _trick_voids(pack: Pack, plays: Plays) -> tuple[tuple[int, int], ...]:
+    """``(seat, suit)`` for each void one trick shows (memoised: tricks recur in every view)."""
+    key = (id(pack), plays)
+    found = _VOIDS_CACHE.get(key)
+    if found is not None:
+        return found
+    out: list[tuple[int, int]] = []
+    led = led_suit(pack, plays)
+    if led >= 0:
         for seat, card in plays:
             if card == pack.excuse:
                 continue
             suit = pack.suit_of[card]
             if suit != led:
-                voids.setdefault(seat, set()).add(led)
+                out.append((seat, led))
                 if suit != TRUMP:
-                    voids[seat].add(TRUMP)
-    return voids
+                    out.append((seat, TRUMP))
+    if len(_VOIDS_CACHE) > 200_000:
+        _VOIDS_CACHE.clear()
+    found = _VOIDS_CACHE[key] = tuple(out)
+    return found
 
 
 @dataclass
