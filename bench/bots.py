@@ -1,7 +1,10 @@
 """Decision time of each bot in each game: mean and p99 per decision, as a table.
 
-Run with ``.venv/bin/python bench/bots.py [--deals N] [--seed S] [--json]``. Each game is played
-to its end with the bot in every seat; only the bot's ``choose`` is timed (not the view).
+Run with ``.venv/bin/python bench/bots.py [--deals N] [--seed S] [--bots NAME ...] [--games GAME ...]
+[--json]``. Each game is played to its end with the bot in every seat; only the bot's ``choose``
+is timed (not the view). Besides all decisions, the table gives the card decisions with a choice
+(two legal cards or more): mean, median and p99. Bots are names or ``name:level``
+(``expert:strong``); the default is every bot at its default level.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from rich.console import Console
 from rich.table import Table
 
 from atout.bots import bot_names, make_bot
-from atout.games import new_deal
+from atout.engine.actions import ACTIONS, ActionKind
+from atout.engine.austrian import AustrianDeal
+from atout.engine.austrian.actions import AustrianAction, AustrianActionKind
+from atout.games import Deal, new_deal
 from atout.rules import Rules
 
 GAMES: dict[str, Rules] = {
@@ -29,9 +35,11 @@ GAMES: dict[str, Rules] = {
 }
 
 
-def decision_times(bot_name: str, rules: Rules, deals: int, seed: int) -> list[float]:
-    """Seconds per decision of one bot playing every seat of ``deals`` deals."""
+def decision_times(bot_name: str, rules: Rules, deals: int, seed: int) -> tuple[list[float], list[float]]:
+    """Seconds per decision of one bot playing every seat of ``deals`` deals: all decisions, and
+    the card decisions with a choice."""
     times: list[float] = []
+    card_times: list[float] = []
     clock = time.perf_counter
     for d in range(deals):
         deal = new_deal(rules, dealer=d % rules.players, rng=seed + d)
@@ -42,38 +50,67 @@ def decision_times(bot_name: str, rules: Rules, deals: int, seed: int) -> list[f
             start = clock()
             action = bot.choose(view, legal)
             times.append(clock() - start)
+            if len(legal) > 1 and is_card_play(deal, legal[0]):
+                card_times.append(times[-1])
             deal.apply(action)
-    return times
+    return times, card_times
+
+
+def is_card_play(deal: Deal, action: int) -> bool:
+    """Whether ``action`` plays a card (the decision is a card play)."""
+    if isinstance(deal, AustrianDeal):
+        return AustrianAction(action).kind is AustrianActionKind.PLAY
+    return ACTIONS[action].kind is ActionKind.PLAY
+
+
+def _ms(times: list[float], q: float) -> float:
+    return round(1000 * times[int(q * (len(times) - 1))], 4) if times else 0.0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bots", nargs="+", default=list(bot_names()), help="names or name:level")
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES), metavar="GAME")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
-    for name in bot_names():
-        for game, rules in GAMES.items():
-            times = sorted(decision_times(name, rules, args.deals, args.seed))
+    for name in args.bots:
+        for game in args.games:
+            all_times, card_times = decision_times(name, GAMES[game], args.deals, args.seed)
+            times, cards = sorted(all_times), sorted(card_times)
             rows.append(
                 {
                     "bot": name,
                     "game": game,
                     "decisions": len(times),
                     "mean_ms": round(1000 * statistics.fmean(times), 4),
-                    "p99_ms": round(1000 * times[int(0.99 * (len(times) - 1))], 4),
+                    "p99_ms": _ms(times, 0.99),
+                    "card_choices": len(cards),
+                    "card_mean_ms": round(1000 * statistics.fmean(cards), 4) if cards else 0.0,
+                    "card_median_ms": _ms(cards, 0.5),
+                    "card_p99_ms": _ms(cards, 0.99),
                 }
             )
     if args.json:
         print(json.dumps(rows, indent=1))
         return
     table = Table(title=f"Decision time per bot and game ({args.deals} deals each)")
-    for column in ("bot", "game", "decisions", "mean ms", "p99 ms"):
+    columns = ("bot", "game", "decisions", "mean ms", "p99 ms", "card choices", "mean", "median", "p99")
+    for column in columns:
         table.add_column(column, justify="left" if column in ("bot", "game") else "right")
     for row in rows:
         table.add_row(
-            row["bot"], row["game"], str(row["decisions"]), f"{row['mean_ms']:.4f}", f"{row['p99_ms']:.4f}"
+            row["bot"],
+            row["game"],
+            str(row["decisions"]),
+            f"{row['mean_ms']:.4f}",
+            f"{row['p99_ms']:.4f}",
+            str(row["card_choices"]),
+            f"{row['card_mean_ms']:.2f}",
+            f"{row['card_median_ms']:.2f}",
+            f"{row['card_p99_ms']:.2f}",
         )
     Console().print(table)
 

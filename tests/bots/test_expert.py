@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ from atout.arena import ArenaSetup, run_arena
 from atout.bots import make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig
 from atout.bots.expert.inference import excluded_cards
+from atout.bots.expert.likelihood import bid_weigher
 from atout.bots.expert.search import distinct_cards
 from atout.bots.expert.worlds import sample_world
 from atout.bots.rules import RulesBot
@@ -75,7 +77,8 @@ def test_expert_plays_legal_cards_in_every_player_count() -> None:
             deal.apply(action)
 
 
-def test_one_sample_in_a_solver_ending_picks_a_solver_best_card() -> None:
+@pytest.mark.parametrize("bid_inference", [False, True])
+def test_one_sample_in_a_solver_ending_picks_a_solver_best_card(bid_inference: bool) -> None:
     rng = random.Random(5)
     checked = 0
     for _ in range(6):
@@ -84,9 +87,12 @@ def test_one_sample_in_a_solver_ending_picks_a_solver_best_card() -> None:
             continue
         seat = deal.current_player
         view = deal.view(seat)
-        config = ExpertConfig(samples=1, work=10**9, solver_cards=3, min_samples=1)
+        config = ExpertConfig(
+            samples=1, work=10**9, solver_cards=3, min_samples=1, bid_inference=bid_inference
+        )
         card = ExpertBot(config, rng=99).choose(view, deal.legal_actions())
-        world = sample_world(view, random.Random(99))
+        weigh = bid_weigher(view) if bid_inference else None
+        world = sample_world(view, random.Random(99), weigh=weigh)
         assert world is not None
         values = best_moves(Position.from_deal(world))
         mine = {c: v if world.is_attack(seat) else TOTAL_HALF_POINTS - v for c, v in values.items()}

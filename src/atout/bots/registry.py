@@ -2,6 +2,8 @@
 
 >>> make_bot("rules").name, make_bot("random", rng=1).name, make_bot("expert", level="strong").name
 ('rules', 'random', 'expert')
+>>> make_bot("expert:strong-plain").config.bid_inference
+False
 """
 
 from __future__ import annotations
@@ -35,12 +37,18 @@ def bot_names() -> tuple[str, ...]:
 
 def make_bot(name: str, level: str | None = None, rng: random.Random | int | None = None) -> Bot:
     """A new bot of that name (and level, for bots that have levels), seeded by ``rng``.
+    ``name:level`` gives the level in the name (``expert:strong``).
 
     An unknown name raises :class:`ValueError` naming the choices.
     """
-    factory = BOTS.get(name.strip().lower())
+    name, _, named_level = name.strip().lower().partition(":")
+    if named_level:
+        if level is not None and level != named_level:
+            raise ValueError(f"two levels given for the {name} bot: {named_level!r} and {level!r}")
+        level = named_level
+    factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
-    if level is not None and name.strip().lower() not in LEVELLED:
+    if level is not None and name not in LEVELLED:
         raise ValueError(f"the {name} bot has no levels")
     return factory(level, rng if isinstance(rng, random.Random) else random.Random(rng))

@@ -10,8 +10,10 @@ playouts before), and plays the card of best mean value. Work is counted in simu
 set, also stops it on the clock (then the result depends on the machine's speed). With fewer
 than ``min_samples`` finished worlds the bot plays the rules bot's card.
 
-Everything else (bids, the call, the écart, declarations), the other games (2 players, the
-dead-player table, Austrian Tarock) and any view the sampler cannot fill: the rules bot.
+Austrian Tarock card play: the same search with rules-bot playouts (:mod:`.austrian`).
+Everything else (bids, the call, the écart, declarations, the Austrian talon half, discard and
+game), the other games (2 players, the dead-player table) and any view the sampler cannot fill:
+the rules bot.
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from atout.bots.base import View
+from atout.bots.expert.austrian import choose_austrian_card
+from atout.bots.expert.likelihood import TEMPERATURE, bid_weigher
 from atout.bots.expert.search import card_values, distinct_cards
 from atout.bots.expert.worlds import sample_world
 from atout.bots.rules import RulesBot
 from atout.engine.actions import ACTIONS, ActionKind
+from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import HAND_SIZE
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
@@ -45,6 +50,11 @@ class ExpertConfig:
     """Solve exactly once every hand holds at most this many cards."""
     min_samples: int = 2
     """Fewer finished worlds than this: play the rules bot's card."""
+    bid_inference: bool = True
+    """Draw worlds by how likely the other seats' bids were under the rules bot's bidding
+    (:mod:`.likelihood`); ``False``: uniformly among the worlds consistent with the view."""
+    temperature: float = TEMPERATURE
+    """Width of the bids' soft bounds, in strength points."""
 
 
 LEVELS: dict[str, ExpertConfig] = {
@@ -67,7 +77,7 @@ class Decision:
 
 
 class ExpertBot:
-    """Determinized search for French card play; the rules bot elsewhere (see the module doc)."""
+    """Determinized search for French and Austrian card play; the rules bot elsewhere (see the module doc)."""
 
     name = "expert"
 
@@ -81,15 +91,22 @@ class ExpertBot:
     def at_level(
         cls, level: str | None, rng: random.Random | int | None = None, **changes: object
     ) -> ExpertBot:
-        """The bot at a named level (default ``fast``), with config fields changed by keyword."""
+        """The bot at a named level (default ``fast``; ``-plain`` after it: worlds not weighted
+        by the bids), with config fields changed by keyword."""
         name = (level or "fast").strip().lower()
-        if name not in LEVELS:
-            raise ValueError(f"unknown expert level {level!r}; levels: {', '.join(LEVELS)}")
-        return cls(replace(LEVELS[name], **changes), rng)  # type: ignore[arg-type]
+        base, plain = name.removesuffix("-plain"), name.endswith("-plain")
+        if base not in LEVELS:
+            names = ", ".join(f"{lv}, {lv}-plain" for lv in LEVELS)
+            raise ValueError(f"unknown expert level {level!r}; levels: {names}")
+        if plain:
+            changes = {"bid_inference": False, **changes}
+        return cls(replace(LEVELS[base], **changes), rng)  # type: ignore[arg-type]
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         """One of ``legal``, decided from ``view`` alone."""
         rules_action = self.rules.choose(view, legal)
+        if isinstance(view, AustrianView) and view.phase == "play" and len(legal) > 1:
+            return choose_austrian_card(view, legal, self.config, self.rng, rules_action)
         if (
             len(legal) < 2
             or not isinstance(view, SeatView)
@@ -112,6 +129,7 @@ class ExpertBot:
         worlds = work = 0
         evaluator = "none"
         samples = config.samples
+        weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
         if view.hand.bit_count() > config.solver_cards + 1:
             # playouts: a world costs at least one simulated decision per card still to play, per
             # card tried; when the budget cannot buy ``min_samples`` worlds, skip straight to the
@@ -124,7 +142,7 @@ class ExpertBot:
                 config.think is not None and time.perf_counter() - start >= config.think
             ):
                 break
-            world = sample_world(view, self.rng)
+            world = sample_world(view, self.rng, weigh=weigh)
             if world is None:
                 break
             values, spent, evaluator = card_values(world, view.seat, cards, config.solver_cards)

@@ -18,6 +18,7 @@ never dead-ends); the plays are not weighted by how likely the other seats were 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards
@@ -186,20 +187,28 @@ def _deal_checked(
     return masks
 
 
-def rebuild(view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | None:
-    """The deal a layout's dealing implies, replayed to the view's moment; ``None`` if the replay
-    does not show the seat exactly ``view`` (or breaks a rule)."""
+def dealing_of(view: SeatView, layout: Layout, dealt: list[int]) -> tuple[list[int], int, int]:
+    """The dealt hands, the dealt chien and the écart that a layout's dealing implies."""
     n, me = view.players, view.seat
     taker, contract = view.taker, view.contract
-    hands_now = [layout.known[s] | dealt[s] for s in range(n)]
     extra = dealt[n]
     chien = view.chien if view.chien is not None else extra
     ecart = 0
     if contract in CHIEN_TAKEN and taker is not None:
         ecart = view.ecart | (extra if taker != me else 0)
-    initial = [hands_now[s] | layout.played_by[s] for s in range(n)]
+    initial = [layout.known[s] | dealt[s] | layout.played_by[s] for s in range(n)]
     if taker is not None and contract in CHIEN_TAKEN:
         initial[taker] = (initial[taker] | ecart) & ~chien
+    return initial, chien, ecart
+
+
+def rebuild(view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | None:
+    """The deal a layout's dealing implies, replayed to the view's moment; ``None`` if the replay
+    does not show the seat exactly ``view`` (or breaks a rule)."""
+    n, me = view.players, view.seat
+    taker = view.taker
+    initial, chien, ecart = dealing_of(view, layout, dealt)
+    extra = dealt[n]
     try:
         deal = FrenchDeal(view.rules, view.dealer, initial, chien)
         _replay(deal, view, ecart, extra if taker != me else 0)
@@ -255,24 +264,66 @@ def _replay(deal: FrenchDeal, view: SeatView, ecart: int, hidden_discards: int) 
         deal.apply(action)
 
 
+def _draw_weighted(
+    view: SeatView, layout: Layout, dealt: list[int], rng: random.Random, weigh: Weigher, draws: int
+) -> list[int]:
+    best, best_weight = dealt, -1.0
+    for _ in range(draws):
+        weight = weigh(dealing_of(view, layout, dealt)[0])
+        if rng.random() < weight:
+            return dealt
+        if weight > best_weight:
+            best, best_weight = dealt, weight
+        again = deal_hidden(layout, rng)
+        if again is None:
+            break
+        dealt = again
+    return best
+
+
 def _card(data: object) -> int:
     if not isinstance(data, int):
         raise ValueError(f"not a card: {data!r}")
     return data
 
 
-def sample_world(view: SeatView, rng: random.Random, tries: int = 20) -> FrenchDeal | None:
+Weigher = Callable[[list[int]], float]
+"""A dealing's likelihood in (0, 1] from the dealt hands (by seat)."""
+
+
+def sample_world(
+    view: SeatView,
+    rng: random.Random,
+    tries: int = 20,
+    weigh: Weigher | None = None,
+    draws: int = 40,
+) -> FrenchDeal | None:
     """One deal consistent with ``view`` (the seat sees exactly ``view`` in it), or ``None``
-    if ``tries`` attempts found none."""
+    if ``tries`` attempts found none.
+
+    With ``weigh``, dealings are drawn by rejection: each is accepted with probability its
+    weight, so worlds follow the sampler's distribution reweighted by ``weigh``; after
+    ``draws`` refusals the heaviest dealing drawn is taken."""
     layout = layout_of(view)
     for _ in range(tries):
         dealt = deal_hidden(layout, rng)
         if dealt is None:
             return None
+        if weigh is not None:
+            dealt = _draw_weighted(view, layout, dealt, rng, weigh, draws)
         deal = rebuild(view, layout, dealt)
         if deal is not None:
             return deal
     return None
 
 
-__all__ = ["CHIEN_TAKEN", "Layout", "deal_hidden", "layout_of", "rebuild", "sample_world"]
+__all__ = [
+    "CHIEN_TAKEN",
+    "Layout",
+    "Weigher",
+    "deal_hidden",
+    "dealing_of",
+    "layout_of",
+    "rebuild",
+    "sample_world",
+]
