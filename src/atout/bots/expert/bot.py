@@ -5,7 +5,8 @@ upper bound, which sees the true deal).
 consistent with the view (:mod:`.worlds`), values every distinct legal card in each world
 (:mod:`.search`: the exact solver once every hand holds at most ``solver_cards`` cards, rules-bot
 playouts before), and plays the card of best mean value. Work is counted in simulated decisions
-(solver nodes / 20), so a decision is deterministic under the bot's seed: the search stops after
+(solver nodes / 20; a world's dealing and replay about a quarter of a decision per action), so a
+decision is deterministic under the bot's seed: the search stops after
 ``samples`` worlds or once ``work`` is spent (a world is finished once started). ``think``, when
 set, also stops it on the clock (then the result depends on the machine's speed). With fewer
 than ``min_samples`` finished worlds the bot plays the rules bot's card.
@@ -128,13 +129,17 @@ class ExpertBot:
         totals = dict.fromkeys(cards, 0.0)
         worlds = work = 0
         evaluator = "none"
-        samples = config.samples
+        samples = config.samples if len(cards) > 1 else 0  # one card, whatever is chosen
+        # dealing and replaying a world costs about a quarter of a simulated decision per action
+        world_work = 2 + len(view.events) // 4
         weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
         if view.hand.bit_count() > config.solver_cards + 1:
             # playouts: a world costs at least one simulated decision per card still to play, per
             # card tried; when the budget cannot buy ``min_samples`` worlds, skip straight to the
             # rules card (the decision the full loop would reach, without the time)
-            cost = len(cards) * (view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1)
+            cost = world_work + len(cards) * (
+                view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1
+            )
             if (config.min_samples - 1) * cost >= config.work:
                 samples = 0
         for _ in range(samples):
@@ -149,7 +154,7 @@ class ExpertBot:
             for card, value in values.items():
                 totals[card] += value
             worlds += 1
-            work += spent
+            work += spent + world_work
         best = rules_card
         if worlds >= config.min_samples:
             best = max(cards, key=lambda c: (totals[c], c == rules_card, -c))
