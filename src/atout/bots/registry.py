@@ -2,7 +2,7 @@
 
 >>> make_bot("rules").name, make_bot("random", rng=1).name, make_bot("expert", level="strong").name
 ('rules', 'random', 'expert')
->>> make_bot("expert:strong-plain").config.bid_inference
+>>> make_bot("expert:strong,bid_inference=false").config.bid_inference
 False
 """
 

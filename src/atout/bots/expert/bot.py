@@ -22,10 +22,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from atout.bots.base import View
 from atout.bots.expert.austrian import choose_austrian_card
+from atout.bots.expert.bidding import BidChoice, choose_bid
 from atout.bots.expert.likelihood import TEMPERATURE, bid_weigher
 from atout.bots.expert.search import card_values, distinct_cards
 from atout.bots.expert.worlds import sample_world
@@ -56,6 +57,8 @@ class ExpertConfig:
     (:mod:`.likelihood`); ``False``: uniformly among the worlds consistent with the view."""
     temperature: float = TEMPERATURE
     """Width of the bids' soft bounds, in strength points."""
+    bid_worlds: int = 0
+    """Dealings simulated per bid (:mod:`.bidding`); 0: the rules bot's bid."""
 
 
 LEVELS: dict[str, ExpertConfig] = {
@@ -63,6 +66,24 @@ LEVELS: dict[str, ExpertConfig] = {
     "strong": ExpertConfig(samples=64, work=1800, solver_cards=4, min_samples=3),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
+
+
+def _config_value(key: str, text: str) -> object:
+    """``text`` read as the type of :class:`ExpertConfig` field ``key``."""
+    defaults = {f.name: getattr(ExpertConfig(), f.name) for f in fields(ExpertConfig)}
+    if key not in defaults:
+        raise ValueError(f"unknown expert setting {key!r}; settings: {', '.join(defaults)}")
+    default = defaults[key]
+    try:
+        if key == "think":
+            return None if text == "none" else float(text)
+        if isinstance(default, bool):
+            if text not in ("true", "false", "on", "off", "1", "0"):
+                raise ValueError
+            return text in ("true", "on", "1")
+        return type(default)(text)
+    except ValueError:
+        raise ValueError(f"expert setting {key}: {text!r} is not a {type(default).__name__}") from None
 
 
 @dataclass
@@ -87,33 +108,47 @@ class ExpertBot:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.rules = RulesBot()
         self.last: Decision | None = None
+        self.last_bid: BidChoice | None = None
 
     @classmethod
     def at_level(
         cls, level: str | None, rng: random.Random | int | None = None, **changes: object
     ) -> ExpertBot:
-        """The bot at a named level (default ``fast``; ``-plain`` after it: worlds not weighted
-        by the bids), with config fields changed by keyword."""
-        name = (level or "fast").strip().lower()
-        base, plain = name.removesuffix("-plain"), name.endswith("-plain")
-        if base not in LEVELS:
-            names = ", ".join(f"{lv}, {lv}-plain" for lv in LEVELS)
-            raise ValueError(f"unknown expert level {level!r}; levels: {names}")
-        if plain:
-            changes = {"bid_inference": False, **changes}
-        return cls(replace(LEVELS[base], **changes), rng)  # type: ignore[arg-type]
+        """The bot at a level: a name (default ``fast``), then ``,field=value`` pairs that change
+        :class:`ExpertConfig` fields (``strong,bid_inference=false,samples=32``); keyword
+        ``changes`` apply last.
+
+        >>> ExpertBot.at_level("strong,bid_inference=false,work=900").config.work
+        900
+        >>> ExpertBot.at_level("fast,worlds=3")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, bid_worlds
+        """
+        name, *settings = (level or "fast").strip().lower().split(",")
+        if name not in LEVELS:
+            raise ValueError(f"unknown expert level {name!r}; levels: {', '.join(LEVELS)}")
+        parsed: dict[str, object] = {}
+        for setting in settings:
+            key, sep, text = (part.strip() for part in setting.partition("="))
+            if not sep or not text:
+                raise ValueError(f"expert setting {setting!r}: write field=value")
+            parsed[key] = _config_value(key, text)
+        return cls(replace(LEVELS[name], **{**parsed, **changes}), rng)  # type: ignore[arg-type]
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         """One of ``legal``, decided from ``view`` alone."""
         rules_action = self.rules.choose(view, legal)
         if isinstance(view, AustrianView) and view.phase == "play" and len(legal) > 1:
             return choose_austrian_card(view, legal, self.config, self.rng, rules_action)
-        if (
-            len(legal) < 2
-            or not isinstance(view, SeatView)
-            or view.rules.five_player_mode == "dead_player"
-            or ACTIONS[legal[0]].kind is not ActionKind.PLAY
-        ):
+        if len(legal) < 2 or not isinstance(view, SeatView) or view.rules.five_player_mode == "dead_player":
+            return rules_action
+        kind = ACTIONS[legal[0]].kind
+        if kind is ActionKind.BID and self.config.bid_worlds > 0:
+            choice = choose_bid(view, legal, rules_action, self.rng, self.config.bid_worlds)
+            self.last_bid = choice
+            return next(a for a in legal if a == choice.action)
+        if kind is not ActionKind.PLAY:
             return rules_action
         return self._search(view, legal, rules_action)
 
