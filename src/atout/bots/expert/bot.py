@@ -26,12 +26,19 @@ from dataclasses import dataclass, fields, replace
 
 from atout.bots.base import View
 from atout.bots.expert.austrian import choose_austrian_card
-from atout.bots.expert.bidding import BidChoice, choose_bid
 from atout.bots.expert.likelihood import TEMPERATURE, bid_weigher
 from atout.bots.expert.search import card_values, distinct_cards
+from atout.bots.expert.simulation import (
+    SimulatedChoice,
+    candidate_bids,
+    candidate_ecarts,
+    choose_by_simulation,
+    dealing,
+    rules_ecart,
+)
 from atout.bots.expert.worlds import sample_world
 from atout.bots.rules import RulesBot
-from atout.engine.actions import ACTIONS, ActionKind
+from atout.engine.actions import ACTIONS, DISCARD_BASE, ActionKind
 from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import HAND_SIZE
 from atout.engine.french import FrenchDeal
@@ -57,8 +64,8 @@ class ExpertConfig:
     (:mod:`.likelihood`); ``False``: uniformly among the worlds consistent with the view."""
     temperature: float = TEMPERATURE
     """Width of the bids' soft bounds, in strength points."""
-    bid_worlds: int = 0
-    """Dealings simulated per bid (:mod:`.bidding`); 0: the rules bot's bid."""
+    simulations: int = 0
+    """Dealings simulated per bid, call and écart (:mod:`.simulation`); 0: the rules bot's."""
 
 
 LEVELS: dict[str, ExpertConfig] = {
@@ -108,7 +115,9 @@ class ExpertBot:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.rules = RulesBot()
         self.last: Decision | None = None
-        self.last_bid: BidChoice | None = None
+        self.last_simulation: SimulatedChoice | None = None
+        self._ecart_plan: tuple[int, ...] = ()
+        self._ecart_hand = 0
 
     @classmethod
     def at_level(
@@ -123,7 +132,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, bid_worlds
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, simulations
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -144,13 +153,38 @@ class ExpertBot:
         if len(legal) < 2 or not isinstance(view, SeatView) or view.rules.five_player_mode == "dead_player":
             return rules_action
         kind = ACTIONS[legal[0]].kind
-        if kind is ActionKind.BID and self.config.bid_worlds > 0:
-            choice = choose_bid(view, legal, rules_action, self.rng, self.config.bid_worlds)
-            self.last_bid = choice
-            return next(a for a in legal if a == choice.action)
-        if kind is not ActionKind.PLAY:
-            return rules_action
-        return self._search(view, legal, rules_action)
+        if kind is ActionKind.PLAY:
+            return self._search(view, legal, rules_action)
+        if self.config.simulations > 0 and kind in (ActionKind.BID, ActionKind.CALL, ActionKind.DISCARD):
+            return self._simulate(view, legal, rules_action, kind)
+        return rules_action
+
+    def _simulate(self, view: SeatView, legal: Sequence[int], rules_action: int, kind: ActionKind) -> int:
+        """A bid, call or écart card chosen by simulation (:mod:`.simulation`)."""
+        if kind is ActionKind.DISCARD:
+            plan = self._ecart_plan
+            if plan and plan[0] in legal and view.ecart and view.hand == self._ecart_hand:
+                self._ecart_plan = plan[1:]
+                self._ecart_hand = view.hand & ~(1 << (plan[0] - DISCARD_BASE))
+                return plan[0]
+            first = dealing(view, self.rng)
+            if first is None:
+                return rules_action
+            rules_option = rules_ecart(first)
+            options = candidate_ecarts(view.hand, rules_option)
+        else:
+            first = None
+            rules_option = (rules_action,)
+            options = candidate_bids(legal, rules_action) if kind is ActionKind.BID else [(a,) for a in legal]
+        choice = choose_by_simulation(
+            view, options, rules_option, self.rng, self.config.simulations, first=first
+        )
+        self.last_simulation = choice
+        action = choice.option[0]
+        if kind is ActionKind.DISCARD:
+            self._ecart_plan = choice.option[1:]
+            self._ecart_hand = view.hand & ~(1 << (action - DISCARD_BASE))
+        return next(a for a in legal if a == action)
 
     def _search(self, view: SeatView, legal: Sequence[int], rules_card: int) -> int:
         config = self.config

@@ -1,0 +1,150 @@
+"""Bids, calls and écarts chosen by simulation (docs/bots.md, the expert bot)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atout.bots.expert import ExpertBot
+from atout.bots.expert.simulation import (
+    candidate_bids,
+    candidate_ecarts,
+    choose_by_simulation,
+    dealing,
+    rules_ecart,
+)
+from atout.bots.rules import RulesBot
+from atout.cards import SUIT_MASKS
+from atout.engine.actions import ACTIONS, DISCARD_BASE, PASS, ActionKind
+from atout.engine.french import FrenchDeal
+from atout.rules import Rules
+
+
+def _at_a_bid(seed: int, players: int, bids_before: int) -> FrenchDeal | None:
+    """A deal at some seat's bid, after ``bids_before`` rules-bot bids (``None`` if it ended)."""
+    deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
+    bot = RulesBot()
+    made = 0
+    while not deal.is_over():
+        legal = deal.legal_actions()
+        if ACTIONS[legal[0]].kind is ActionKind.BID:
+            if made == bids_before:
+                return deal
+            made += 1
+        elif deal.phase != "excuse_sec":
+            return None
+        deal.apply(bot.choose(deal.view(deal.current_player), legal))
+    return None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]), st.integers(0, 3))
+def test_a_dealing_at_a_bid_shows_the_seat_its_view(seed: int, players: int, bids_before: int) -> None:
+    deal = _at_a_bid(seed, players, bids_before)
+    if deal is None:
+        return
+    view = deal.view(deal.current_player)
+    world = dealing(view, random.Random(seed))
+    assert world is not None
+    assert world.view(view.seat) == view
+    assert world.hands[view.seat] == deal.hands[view.seat]
+
+
+def test_candidates_are_pass_the_rules_bid_and_its_neighbours() -> None:
+    legal = [PASS, PASS + 1, PASS + 3, PASS + 4, PASS + 5]
+    assert candidate_bids(legal, PASS + 3) == [(PASS,), (PASS + 1,), (PASS + 3,), (PASS + 4,)]
+    assert candidate_bids(legal, PASS) == [(PASS,), (PASS + 1,)]
+
+
+def test_a_single_dealing_keeps_the_rules_bid() -> None:
+    deal = _at_a_bid(3, 4, 0)
+    assert deal is not None
+    view, legal = deal.view(deal.current_player), deal.legal_actions()
+    rules = RulesBot().choose(view, legal)
+    choice = choose_by_simulation(view, candidate_bids(legal, rules), (rules,), random.Random(1), dealings=1)
+    assert choice.option == (rules,) and choice.dealings == 1
+
+
+def test_simulated_bids_are_legal_and_repeat_under_the_seed() -> None:
+    for seed in range(4):
+        deal = _at_a_bid(seed, 4, seed % 3)
+        if deal is None:
+            continue
+        view, legal = deal.view(deal.current_player), deal.legal_actions()
+        picks = {ExpertBot.at_level("fast,simulations=6", rng=seed).choose(view, legal) for _ in range(2)}
+        assert len(picks) == 1 and picks <= set(legal)
+
+
+def test_the_bid_does_not_read_the_hidden_cards() -> None:
+    """Two deals that show the seat the same view get the same simulated bid."""
+    deal = _at_a_bid(8, 4, 0)
+    assert deal is not None
+    seat = deal.current_player
+    # the same cards for the seat, the rest rotated among the other hands and the chien
+    rest = [h for s, h in enumerate(deal.hands) if s != seat]
+    swapped = list(deal.hands)
+    others = [s for s in range(4) if s != seat]
+    for s, hand in zip(others, rest[1:] + rest[:1], strict=True):
+        swapped[s] = hand
+    other = FrenchDeal(deal.rules, deal.dealer, swapped, deal.chien)
+    view, legal = deal.view(seat), deal.legal_actions()
+    assert other.view(seat) == view
+    a = ExpertBot.at_level("fast,simulations=6", rng=5).choose(view, legal)
+    b = ExpertBot.at_level("fast,simulations=6", rng=5).choose(other.view(seat), other.legal_actions())
+    assert a == b
+
+
+def _at_phase(seed: int, players: int, phase: str) -> FrenchDeal | None:
+    """A deal played by the rules bot up to the first decision of ``phase``."""
+    deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
+    bot = RulesBot()
+    while not deal.is_over() and deal.phase != phase:
+        if deal.phase == "play":
+            return None
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    return None if deal.is_over() else deal
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from([(5, "call"), (3, "discard"), (4, "discard"), (5, "discard")]))
+def test_a_dealing_at_the_call_or_the_ecart_shows_the_taker_its_view(seed: int, at: tuple[int, str]) -> None:
+    players, phase = at
+    deal = _at_phase(seed, players, phase)
+    if deal is None:
+        return
+    view = deal.view(deal.current_player)
+    world = dealing(view, random.Random(seed))
+    assert world is not None and world.view(view.seat) == view
+
+
+def test_ecart_options_keep_the_size_and_make_voids() -> None:
+    for seed in range(40):
+        deal = _at_phase(seed, 4, "discard")
+        if deal is None:
+            continue
+        view = deal.view(deal.current_player)
+        rules = rules_ecart(deal)
+        options = candidate_ecarts(view.hand, rules)
+        assert options[0] == rules
+        assert all(len(o) == len(rules) and len(set(o)) == len(o) for o in options)
+        for option in options[1:]:
+            left = view.hand & ~sum(1 << (a - DISCARD_BASE) for a in option)
+            suits_emptied = [s for s in range(4) if view.hand & SUIT_MASKS[s] and not left & SUIT_MASKS[s]]
+            assert suits_emptied
+        return
+    raise AssertionError("no écart found")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_whole_deals_with_simulated_bids_call_and_ecart_are_legal(players: int) -> None:
+    """Every action the engine accepts (it raises on an illegal one), the écart included."""
+    for seed in range(3):
+        deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
+        bots = [ExpertBot.at_level("fast,simulations=3", rng=seed * 10 + s) for s in range(players)]
+        while not deal.is_over():
+            seat = deal.current_player
+            deal.apply(bots[seat].choose(deal.view(seat), deal.legal_actions()))
+        assert sum(deal.scores()) == 0
