@@ -7,14 +7,15 @@ consistent with the view (:mod:`.worlds`), values every distinct legal card in e
 playouts before), and plays the card of best mean value. Work is counted in simulated decisions
 (solver nodes / 20; a world's dealing and replay about a quarter of a decision per action), so a
 decision is deterministic under the bot's seed: the search stops after
-``samples`` worlds or once ``work`` is spent (a world is finished once started). ``think``, when
+``samples`` worlds or before a world the rest of ``work`` cannot pay for. ``think``, when
 set, also stops it on the clock (then the result depends on the machine's speed). With fewer
 than ``min_samples`` finished worlds the bot plays the rules bot's card.
 
-Austrian Tarock card play: the same search with rules-bot playouts (:mod:`.austrian`).
-Everything else (bids, the call, the écart, declarations, the Austrian talon half, discard and
-game), the other games (2 players, the dead-player table) and any view the sampler cannot fill:
-the rules bot.
+Bids, the 5-player call and the écart: by simulation (:mod:`.simulation`) when ``simulations``
+is set, else the rules bot's. Austrian Tarock card play: the same search with rules-bot playouts
+(:mod:`.austrian`). Everything else (declarations, the Austrian talon half, discard and game),
+the other games (2 players, the dead-player table) and any view the sampler cannot fill: the
+rules bot.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class ExpertConfig:
 
 
 LEVELS: dict[str, ExpertConfig] = {
-    "fast": ExpertConfig(samples=24, work=160, solver_cards=3, min_samples=2),
+    "fast": ExpertConfig(samples=24, work=320, solver_cards=3, min_samples=2),
     "strong": ExpertConfig(samples=64, work=1800, solver_cards=4, min_samples=3),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
@@ -202,17 +203,16 @@ class ExpertBot:
         # dealing and replaying a world costs about a quarter of a simulated decision per action
         world_work = 2 + len(view.events) // 4
         weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
+        cost = world_work  # the least a world costs
         if view.hand.bit_count() > config.solver_cards + 1:
-            # playouts: a world costs at least one simulated decision per card still to play, per
-            # card tried; when the budget cannot buy ``min_samples`` worlds, skip straight to the
-            # rules card (the decision the full loop would reach, without the time)
-            cost = world_work + len(cards) * (
-                view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1
-            )
-            if (config.min_samples - 1) * cost >= config.work:
+            # playouts: one simulated decision per card still to play, per card tried; a world
+            # is begun only if the budget pays for it, and when the budget cannot buy
+            # ``min_samples`` worlds the rules card is played at once
+            cost += len(cards) * (view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1)
+            if config.min_samples * cost > config.work:
                 samples = 0
         for _ in range(samples):
-            if work >= config.work or (
+            if work + cost > config.work or (
                 config.think is not None and time.perf_counter() - start >= config.think
             ):
                 break
