@@ -6,6 +6,11 @@ seats played by the reference bot (seeded alike in both halves). The deal's figu
 ``d = mean over s of (candidate's score − baseline's score)``; the report gives the mean of ``d``
 with a 95% bootstrap interval over whole deals, and each side's taking, bidding and thinking time.
 
+Two tracks: ``full`` (the tested seat makes every decision) and ``cardplay``, where the reference
+bot makes every decision that is not a card play (bids, call, écart, declarations; the Austrian
+talon, discard and game type), the same in both halves, so that only card play differs. The deals
+run in this process, over local processes, or over a Ray cluster (``ray_address``).
+
 >>> report = run_arena(ArenaSetup(Rules(players=3), "rules", "random", "random", deals=2, seed=1))
 >>> report["deals"], len(report["ci95"]), sorted(report["candidate"])[:3]
 (2, 2, ['bids', 'decisions', 'mean_points_as_defender'])
@@ -13,26 +18,40 @@ with a 95% bootstrap interval over whole deals, and each side's taking, bidding 
 
 from __future__ import annotations
 
+import importlib
+import logging
 import multiprocessing
 import random
+import socket
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from atout.bots.base import Bot
 from atout.bots.registry import make_bot
 from atout.engine.dead_player import DeadPlayerDeal
-from atout.games import Deal, new_deal
+from atout.games import Deal, is_card_play, new_deal
 from atout.records import write_record
 from atout.rules import Rules
 from atout.scoring import AustrianSummary, FrenchSummary, contract_made, declarer_wins
 
 RESAMPLES = 2000
 SIDES = ("candidate", "baseline")
+TRACKS = ("full", "cardplay")
+"""``full``: the tested seat makes every decision; ``cardplay``: its card plays only."""
+RAY_MISSING: Final = "install the ray extra: pip install -e '.[ray]'"
+_AUCTION: Final = 1000
+"""Seeds the reference bots of the cardplay track's auction (a seat number never reaches it)."""
+_DECLARE: Final = 1001
+"""Seeds the reference bots that make the cardplay track's declarations during card play."""
+
+
+class ClusterError(RuntimeError):
+    """Ray is not installed, or the cluster cannot be reached; the message says which."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +68,12 @@ class ArenaSetup:
     resamples: int = RESAMPLES
     candidate_level: str | None = None
     """The candidate's level (bots with levels: ``expert``)."""
+    track: str = "full"
+    """``full`` or ``cardplay`` (see :data:`TRACKS`)."""
+
+    def __post_init__(self) -> None:
+        if self.track not in TRACKS:
+            raise ValueError(f"unknown track {self.track!r}; tracks: {', '.join(TRACKS)}")
 
     def options(self) -> dict[str, Any]:
         """The rules as plain options (rules objects do not cross process boundaries)."""
@@ -77,6 +102,8 @@ class DealResult:
     seats: list[int]
     candidate: list[Seat] = field(default_factory=list)
     baseline: list[Seat] = field(default_factory=list)
+    records: list[tuple[str, str]] = field(default_factory=list)
+    """``(file name, record text)`` of each game, when asked for (written by the caller)."""
 
     @property
     def d(self) -> float:
@@ -98,55 +125,88 @@ def playing_seats(deal: Deal) -> list[int]:
     return list(range(deal.n))
 
 
-def play(deal: Deal, bots: Sequence[Bot | None], timed: int) -> list[float]:
+def play(
+    deal: Deal,
+    bots: Sequence[Bot | None],
+    timed: int | None,
+    declarers: Sequence[Bot | None] | None = None,
+    until: Callable[[Deal], bool] | None = None,
+) -> list[float]:
     """Play a deal to its end, each seat's bot seeing only its view; the ``timed`` seat's decision times.
+
+    With ``declarers``, every decision that is not a card play goes to the seat's declarer instead
+    (and is not timed). With ``until``, play stops as soon as ``until(deal)`` holds.
 
     A bot that declares ``sees_everything = True`` (``cheat``, the upper bound) is first shown the
     deal itself through its ``observe_deal(deal)``: the arena is the only caller of that hook."""
-    for bot in bots:
+    for bot in (*bots, *(declarers or ())):
         if bot is not None and getattr(bot, "sees_everything", False):
             bot.observe_deal(deal)  # type: ignore[attr-defined]
     times: list[float] = []
     clock = time.perf_counter
-    while not deal.is_over():
+    while not deal.is_over() and not (until is not None and until(deal)):
         seat = deal.current_player
+        legal = deal.legal_actions()
         bot = bots[seat]
+        if declarers is not None and not is_card_play(deal, legal):
+            bot = declarers[seat]
+            timing = False
+        else:
+            timing = seat == timed
         assert bot is not None
         view = deal.view(seat)
-        legal = deal.legal_actions()
         start = clock()
         action = bot.choose(view, legal)
-        if seat == timed:
+        if timing:
             times.append(clock() - start)
         deal.apply(action)
     return times
+
+
+def _bot_seed(*parts: int) -> int:
+    return hash(parts) & (2**63 - 1)
 
 
 def play_duplicate(
     options: dict[str, Any],
     names: tuple[str, str, str],
     plan: tuple[int, int, int],
-    save_dir: Path | None = None,
+    save: bool = False,
     candidate_level: str | None = None,
+    track: str = "full",
 ) -> DealResult:
-    """Both halves of one deal: candidate then baseline in each seat, the reference elsewhere."""
+    """Both halves of one deal: candidate then baseline in each seat, the reference elsewhere.
+
+    In the ``cardplay`` track the reference bot first plays every seat up to the first card (seeded
+    from the deal's seed alone), each half starts from a clone of that position, and the decisions
+    that are not card plays (declarations before one's first card) stay the reference bot's."""
     rules = Rules.from_options(options)
     index, seed, dealer = plan
-    seats = playing_seats(new_deal(rules, dealer=dealer, rng=seed))
+    start = new_deal(rules, dealer=dealer, rng=seed)
+    seats = playing_seats(start)
+    cardplay = track == "cardplay"
+    if cardplay:
+        auction: list[Bot | None] = [None] * rules.players
+        for seat in seats:
+            auction[seat] = make_bot(names[2], rng=_bot_seed(seed, _AUCTION, seat))
+        play(start, auction, None, until=is_card_play)
     result = DealResult(index, seed, dealer, seats)
     for s in seats:
         for side, name in zip(SIDES, names[:2], strict=True):
-            deal = new_deal(rules, dealer=dealer, rng=seed)
+            deal = start.clone()
             bots: list[Bot | None] = [None] * rules.players
+            declarers: list[Bot | None] | None = [None] * rules.players if cardplay else None
             for seat in seats:
-                bot_seed = hash((seed, s, seat)) & (2**63 - 1)
                 level = candidate_level if seat == s and side == "candidate" else None
-                bots[seat] = make_bot(name if seat == s else names[2], level=level, rng=bot_seed)
-            times = play(deal, bots, s)
+                bots[seat] = make_bot(
+                    name if seat == s else names[2], level=level, rng=_bot_seed(seed, s, seat)
+                )
+                if declarers is not None:
+                    declarers[seat] = make_bot(names[2], rng=_bot_seed(seed, _DECLARE, seat))
+            times = play(deal, bots, s, declarers)
             getattr(result, side).append(_seat_result(deal, s, times))
-            if save_dir is not None:
-                path = save_dir / f"deal-{index:05d}-seat-{s}-{side}.json"
-                path.write_text(write_record(deal, seed), encoding="utf-8")
+            if save:
+                result.records.append((f"deal-{index:05d}-seat-{s}-{side}.json", write_record(deal, seed)))
     return result
 
 
@@ -169,25 +229,96 @@ def _outer(deal: Deal, seat: int) -> int:
     return deal.seats[seat] if isinstance(deal, DeadPlayerDeal) else seat
 
 
-def _task(
-    args: tuple[dict[str, Any], tuple[str, str, str], tuple[int, int, int], Path | None, str | None],
-) -> DealResult:
+Task = tuple[dict[str, Any], tuple[str, str, str], tuple[int, int, int], bool, str | None, str]
+
+
+def _task(args: Task) -> DealResult:
     return play_duplicate(*args)
 
 
-def play_all(setup: ArenaSetup, workers: int = 1) -> Iterator[DealResult]:
-    """Every deal's result, as they finish (over ``workers`` processes when more than one)."""
+def _chunk(tasks: list[Task]) -> list[DealResult]:
+    return [play_duplicate(*args) for args in tasks]
+
+
+def play_all(setup: ArenaSetup, workers: int = 1, ray_address: str | None = None) -> Iterator[DealResult]:
+    """Every deal's result, as they finish: here, over ``workers`` processes when more than one, or
+    over the Ray cluster at ``ray_address``. Records (``save_dir``) are written here, by the caller."""
     names = (setup.candidate, setup.baseline, setup.reference)
-    if setup.save_dir is not None:
-        setup.save_dir.mkdir(parents=True, exist_ok=True)
-    tasks = [
-        (setup.options(), names, plan, setup.save_dir, setup.candidate_level) for plan in deal_plan(setup)
+    save_dir = setup.save_dir
+    if save_dir is not None:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    tasks: list[Task] = [
+        (setup.options(), names, plan, save_dir is not None, setup.candidate_level, setup.track)
+        for plan in deal_plan(setup)
     ]
-    if workers <= 1:
-        yield from map(_task, tasks)
-        return
+    if ray_address is not None:
+        results = _play_on_ray(tasks, ray_address)
+    elif workers <= 1:
+        results = map(_task, tasks)
+    else:
+        results = _play_on_pool(tasks, workers)
+    for result in results:
+        if save_dir is not None:
+            for name, text in result.records:
+                (save_dir / name).write_text(text, encoding="utf-8")
+            result.records = []
+        yield result
+
+
+def _play_on_pool(tasks: list[Task], workers: int) -> Iterator[DealResult]:
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         yield from pool.imap_unordered(_task, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+
+
+def import_ray() -> Any:
+    """The ``ray`` module (an optional extra), imported only when asked for; :class:`ClusterError`
+    saying how to install it when it is missing."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise ClusterError(RAY_MISSING) from None
+
+
+def _probe(address: str, timeout: float = 5.0) -> None:
+    """A quick check that something answers at a ``host:port`` or ``ray://host:port`` address (Ray
+    itself retries for minutes); other addresses (``auto``, ``local``) are left to Ray."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit() or "/" in host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ClusterError(
+            f"cannot join the Ray cluster at {address}: nothing answers there ({reason})"
+        ) from None
+
+
+def _play_on_ray(tasks: list[Task], address: str) -> Iterator[DealResult]:
+    """The deals as Ray remote tasks, in chunks (about 8 per CPU of the cluster), gathered as they
+    finish. Every node needs ``atout`` installed. A connection opened here is closed here."""
+    ray = import_ray()
+    owned = not ray.is_initialized()
+    if owned:
+        _probe(address)
+        try:
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        except Exception as exc:  # ray raises several kinds (ConnectionError, ValueError, ...)
+            lines = str(exc).strip().splitlines()
+            reason = lines[0] if lines else type(exc).__name__
+            raise ClusterError(f"cannot join the Ray cluster at {address}: {reason}") from None
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = max(1, len(tasks) // (cpus * 8))
+        remote = ray.remote(_chunk)
+        pending = [remote.remote(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield from ray.get(ref)
+    finally:
+        if owned:
+            ray.shutdown()
 
 
 def bootstrap_ci(
@@ -211,12 +342,15 @@ def bootstrap_ci(
 
 
 def run_arena(
-    setup: ArenaSetup, workers: int = 1, progress: Callable[[DealResult], None] | None = None
+    setup: ArenaSetup,
+    workers: int = 1,
+    progress: Callable[[DealResult], None] | None = None,
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
-    """Play the whole match and gather the report's figures."""
+    """Play the whole match and gather the report's figures (the same wherever the deals ran)."""
     start = time.perf_counter()
     results: list[DealResult] = []
-    for result in play_all(setup, workers):
+    for result in play_all(setup, workers, ray_address):
         results.append(result)
         if progress is not None:
             progress(result)
@@ -232,6 +366,7 @@ def run_arena(
         "candidate_level": setup.candidate_level,
         "baseline_bot": setup.baseline,
         "reference_bot": setup.reference,
+        "track": setup.track,
         "deals": len(results),
         "seed": setup.seed,
         "games_played": 2 * sum(len(r.seats) for r in results),
@@ -241,6 +376,7 @@ def run_arena(
         "candidate": side_figures([s for r in results for s in r.candidate]),
         "baseline": side_figures([s for r in results for s in r.baseline]),
         "workers": workers,
+        "ray": ray_address,
         "seconds": round(elapsed, 2),
     }
 

@@ -9,8 +9,10 @@ Austrian three-player Tarock. Front ends and records go through here.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from atout.engine.actions import ACTIONS, ActionKind
+from atout.engine.austrian.actions import AUSTRIAN_ACTIONS, AustrianActionKind
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.austrian.invariants import broken_invariants as broken_austrian
 from atout.engine.dead_player import DeadPlayerDeal
@@ -42,6 +44,25 @@ def new_deal(rules: Rules, dealer: int = 0, rng: random.Random | int | None = No
 def deal_from_dealt(rules: Rules, dealer: int, data: Mapping[str, object]) -> Deal:
     """A deal rebuilt from its dealt cards (as :meth:`dealt` writes them)."""
     return deal_class(rules).from_dealt(rules, dealer, data)
+
+
+def is_card_play(deal: Deal, legal: Sequence[int] | None = None) -> bool:
+    """Whether the decision now due is a card play, in any game: not a bid, call, discard,
+    declaration, talon half or game type (``False`` once the deal is over). A decision's legal
+    actions are all of one kind; pass them as ``legal`` when already at hand.
+
+    >>> deal = new_deal(Rules(players=4), rng=1)
+    >>> is_card_play(deal), str(deal.legal_actions()[0])
+    (False, 'pass')
+    >>> is_card_play(new_deal(Rules(players=2), rng=1))
+    True
+    """
+    if deal.is_over():
+        return False
+    first = (legal if legal is not None else deal.legal_actions())[0]
+    if isinstance(deal, AustrianDeal):
+        return AUSTRIAN_ACTIONS[first].kind is AustrianActionKind.PLAY
+    return ACTIONS[first].kind is ActionKind.PLAY
 
 
 def broken_invariants(deal: Deal) -> list[str]:

@@ -21,6 +21,7 @@ KEYS = {
     "candidate_level",
     "baseline_bot",
     "reference_bot",
+    "track",
     "deals",
     "seed",
     "games_played",
@@ -30,6 +31,7 @@ KEYS = {
     "candidate",
     "baseline",
     "workers",
+    "ray",
     "seconds",
 }
 SIDE_KEYS = {

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from atout.arena import ArenaSetup, add_gap_closed, run_arena
+from atout.arena import TRACKS, ArenaSetup, ClusterError, add_gap_closed, import_ray, run_arena
 from atout.bots.registry import make_bot
 from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOption, fail, rules_from_cli
 from atout.games import new_deal
@@ -38,12 +38,39 @@ def arena_command(
     cheat: Annotated[
         bool, typer.Option("--cheat", help="Also play the cheat bot on the same deals: gap closed.")
     ] = False,
+    track: Annotated[
+        str,
+        typer.Option(
+            "--track",
+            help="full: the tested seat makes every decision; cardplay: the reference bot bids, calls, "
+            "discards and declares (the same in both halves), the tested seat plays the cards.",
+        ),
+    ] = "full",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Play the deals over the Ray cluster at ADDRESS (auto, host:6379, ray://host:10001) "
+            "instead of --workers; needs the ray extra.",
+        ),
+    ] = None,
 ) -> None:
     """Play duplicate deals: the candidate, then the baseline, in each seat against the reference."""
     if deals < 1:
         fail("--deals must be at least 1")
     if workers < 1:
         fail("--workers must be at least 1")
+    track = track.strip().lower()
+    if track not in TRACKS:
+        fail(f"--track must be one of {', '.join(TRACKS)}, not {track!r}")
+    if ray_address is not None:
+        if not ray_address.strip():
+            fail("--ray needs an address: auto, host:6379 or ray://host:10001")
+        try:
+            import_ray()
+        except ClusterError as exc:
+            fail(str(exc))
     for flag, name, lv in (
         ("--candidate", candidate, level),
         ("--baseline", baseline, None),
@@ -60,10 +87,12 @@ def arena_command(
         fail(str(exc))
     if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
         fail(f"--save-dir: {save_dir} is not a folder")
-    setup = ArenaSetup(rules, candidate, baseline, reference, deals, seed, save_dir, candidate_level=level)
+    setup = ArenaSetup(
+        rules, candidate, baseline, reference, deals, seed, save_dir, candidate_level=level, track=track
+    )
     runs = [setup]
     if cheat:
-        runs.append(ArenaSetup(rules, "cheat", baseline, reference, deals, seed))
+        runs.append(ArenaSetup(rules, "cheat", baseline, reference, deals, seed, track=track))
     with Progress(
         TextColumn("arena"),
         BarColumn(),
@@ -74,7 +103,13 @@ def arena_command(
         transient=True,
     ) as bar:
         task = bar.add_task("deals", total=deals * len(runs))
-        reports = [run_arena(run, workers, progress=lambda _: bar.advance(task)) for run in runs]
+        try:
+            reports = [
+                run_arena(run, workers, progress=lambda _: bar.advance(task), ray_address=ray_address)
+                for run in runs
+            ]
+        except ClusterError as exc:
+            fail(f"--ray: {exc}")
     report = reports[0] if not cheat else add_gap_closed(reports[0], reports[1])
     if json_output:
         typer.echo(json.dumps(report, indent=1))
@@ -88,12 +123,14 @@ def print_report(report: dict[str, Any]) -> None:
     game = "Austrian Tarock" if report["game"] == "austrian" else "French Tarot"
     low, high = report["ci95"]
     verdict = "ahead" if low > 0 else "behind" if high < 0 else "not separated"
+    where = f" on Ray ({report['ray']})" if report.get("ray") else ""
     console.print(
         f"[bold]{report['candidate_bot']}{_level(report)}[/] vs [bold]{report['baseline_bot']}[/] "
         f"(others: {report['reference_bot']}), {report['deals']} duplicate deals of {game} for "
         f"{report['players']} players, seed {report['seed']}: {report['games_played']} games in "
-        f"{report['seconds']:.1f} s"
+        f"{report['seconds']:.1f} s{where}"
     )
+    console.print(TRACK_LINES[report.get("track", "full")])
     console.print(
         f"mean d = [bold]{report['mean_d']:+.2f}[/] per deal, 95% CI [{low:+.2f}, {high:+.2f}]: {verdict}"
     )
@@ -124,6 +161,13 @@ def print_report(report: dict[str, Any]) -> None:
             f"ms per decision ({key})", _cell(c["ms_per_decision"][key]), _cell(b["ms_per_decision"][key])
         )
     console.print(table)
+
+
+TRACK_LINES = {
+    "full": "track: full (the tested seat makes every decision)",
+    "cardplay": "track: cardplay (bids, call, écart and declarations by the reference bot, the same "
+    "in both halves; only card play differs)",
+}
 
 
 def _level(report: dict[str, Any]) -> str:
