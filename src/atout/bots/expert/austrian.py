@@ -7,12 +7,13 @@ bot plays every seat (the seat itself too) to the end of the deal; the value is 
 bot's card on ties, with fewer than ``min_samples`` finished worlds, or when no world can be
 sampled. Bids, the talon half, the discard and the game are the rules bot's.
 
-Work is counted in simulated decisions, so a decision is deterministic under the bot's seed: the
-search stops after ``samples`` worlds or once the work budget is spent (a world is finished once
-started). The budget is the level's ``work`` times :data:`WORK_SCALE`, since an Austrian playout
-decision costs a fraction of a French one. When the budget cannot buy ``min_samples`` worlds
-(early in the deal, with many cards to try) the rules card is played at once. ``think``, when set,
-also stops the search on the clock (then the result depends on the machine's speed).
+Work is counted in simulated decisions (a world's dealing and replay included, see
+:data:`WORLD_WORK`), so a decision is deterministic under the bot's seed: the search stops after
+``samples`` worlds or once the work budget is spent (a world is finished once started). The
+budget is the level's ``work`` times :data:`WORK_SCALE`, since an Austrian playout decision costs a
+fraction of a French one. When the budget cannot buy ``min_samples`` worlds (early in the deal,
+with many cards to try) the rules card is played at once. ``think``, when set, also stops the
+search on the clock (then the result depends on the machine's speed).
 
 In the playouts each seat's rules bot is shown its view without the event log
 (:func:`playout_view`): every field the rules bot's card play reads is the engine's own, built at
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
 WORK_SCALE = 3
 """The Austrian budget is ``WORK_SCALE`` × the level's ``work`` simulated decisions: a playout
 decision here (light view, rules bot) costs about a third of a French one."""
+WORLD_WORK = 12
+"""A world's dealing, replay and the three views its playouts start from cost about 12 simulated
+decisions, plus a tenth of one per event of the view."""
 CARDS_IN_PLAY = 3 * N_TRICKS
 
 _RULES = RulesBot()
@@ -185,8 +189,10 @@ class AustrianSearcher:
         totals = dict.fromkeys(cards, 0.0)
         worlds = work = 0
         samples = config.samples if len(cards) > 1 else 0
-        # a world costs one playout per card tried, one simulated decision per card left to play
-        cost = len(cards) * (CARDS_IN_PLAY - view.played().bit_count() - 1)
+        # a world costs its dealing, replay and views (:data:`WORLD_WORK` and a tenth of a decision
+        # per event), then one playout per card tried, one simulated decision per card left to play
+        world_work = WORLD_WORK + len(view.events) // 10
+        cost = world_work + len(cards) * (CARDS_IN_PLAY - view.played().bit_count() - 1)
         if (config.min_samples - 1) * cost >= budget:
             samples = 0
         for _ in range(samples):
@@ -199,7 +205,7 @@ class AustrianSearcher:
             for card, value in values.items():
                 totals[card] += value
             worlds += 1
-            work += spent
+            work += spent + world_work
         rules_key = next(k for k, members in groups.items() if rules_card in members)
         best = rules_key
         if worlds >= config.min_samples:

@@ -1,0 +1,283 @@
+"""The expert's Austrian card play: its sampled worlds show the seat exactly its view, the play
+inferences hold in the true deal, the hidden cards of the true deal are never read, it plays only
+legal actions, and it is deterministic under a seed."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atout.bots import make_bot
+from atout.bots.expert import ExpertBot, ExpertConfig
+from atout.bots.expert.austrian import AustrianSearcher, distinct_cards, playout_value, playout_view
+from atout.bots.expert.austrian_worlds import (
+    DISCARD,
+    TALON,
+    excluded_cards,
+    layout_of,
+    sample_world,
+    trick_exclusions,
+)
+from atout.bots.random_bot import RandomBot
+from atout.bots.rules import RulesBot
+from atout.cards import AUSTRIAN_DECK_MASK, CardSet
+from atout.engine.austrian.actions import DISCARD_BASE
+from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, parse_austrian_card
+from atout.engine.austrian.deal import AustrianDeal
+from atout.rules import Rules
+
+SMALL = ExpertConfig(samples=4, work=40, min_samples=2)
+"""A cheap configuration for tests (the Austrian budget is a multiple of ``work``)."""
+
+
+def _card(name: str) -> int:
+    return parse_austrian_card(name)
+
+
+def _mask(text: str) -> int:
+    return CardSet.parse(text).mask
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """Austrian rules with random options (threesomes come with ``austrian_allow_game2=false``,
+    where the rules bot passes weak hands, or from random bidders)."""
+    return Rules(
+        game="austrian",
+        players=3,
+        austrian_must_overtrump=rng.random() < 0.7,
+        austrian_talon_mode=rng.choice(["seed_sequential", "seed_sequential", "free_choice"]),
+        austrian_second_half_visible=rng.random() < 0.2,
+        austrian_forbid_trull_discard=rng.random() < 0.2,
+        austrian_allow_game2=rng.random() < 0.5,
+        austrian_jack_value=rng.choice([2, 3]),
+        austrian_solo_talon=rng.choice(["defenders", "declarer"]),
+    )
+
+
+def _check_worlds(deal: AustrianDeal, rng: random.Random) -> int:
+    seat = deal.current_player
+    view = deal.view(seat)
+    excluded = excluded_cards(view)
+    layout = layout_of(view)
+    # the inferences hold in the true deal, and the true hidden cards fit the layout
+    for other in range(3):
+        assert not deal.hands[other] & excluded[other]
+        if other != seat:
+            assert deal.hands[other] & ~layout.allowed[other] == 0
+    assert layout.hidden & ~AUSTRIAN_DECK_MASK == 0
+    made = 0
+    for _ in range(3):
+        world = sample_world(view, rng)
+        if world is None:
+            continue
+        made += 1
+        assert world.view(seat) == view
+        assert world.hands[seat] == deal.hands[seat]
+        assert world.rules is deal.rules and world.dealer == deal.dealer
+        for other in range(3):
+            assert world.hands[other].bit_count() == deal.hands[other].bit_count()
+            assert not world.hands[other] & excluded[other]
+            assert not world.hands[other] & view.played()
+        assert world.unused_talon() & layout.hidden == world.unused_talon() & ~layout.out_of_play
+        if seat != deal.declarer and deal.bid == "threesome":
+            assert world.discard & view.discard == view.discard
+            assert world.discard & ~view.discard & AUSTRIAN_TRUMPS_MASK == 0
+    return made
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), random_bids=st.booleans())
+def test_sampled_worlds_show_the_seat_exactly_its_view(seed: int, random_bids: bool) -> None:
+    rng = random.Random(seed)
+    deal = AustrianDeal.new(random_rules(rng), dealer=rng.randrange(3), rng=rng)
+    rules_bot = RulesBot()
+    random_bot = RandomBot(random.Random(seed + 1))
+    bot = random_bot if random_bids else rules_bot
+    tried = made = 0
+    while not deal.is_over():
+        if deal.phase == "play" and rng.random() < 0.25:
+            tried += 3
+            made += _check_worlds(deal, rng)
+        legal = deal.legal_actions()
+        chooser = random_bot if deal.phase == "play" and rng.random() < 0.3 else bot
+        deal.apply(chooser.choose(deal.view(deal.current_player), legal))
+    assert made == tried
+
+
+def test_the_layout_places_a_defenders_hidden_cards() -> None:
+    # a threesome with the first half accepted: a defender sees the first half (in the
+    # declarer's hand now), not the second (unused); the discard is face down but its trumps
+    rules = Rules(game="austrian", players=3, austrian_allow_game2=False)
+    deal = AustrianDeal.new(rules, dealer=2, rng=4)
+    for word in ("threesome", "pass", "pass", "accept"):
+        deal.apply(deal.parse(word))
+    hand = deal.hands[0]
+    trump = min(CardSet(hand & AUSTRIAN_TRUMPS_MASK & ~_mask("T1")))
+    plain = sorted(CardSet(hand & ~AUSTRIAN_TRUMPS_MASK & ~_mask("KS KH KD KC")))[:2]
+    for card in (plain[0], trump, plain[1]):
+        deal.apply(DISCARD_BASE + card)
+    assert deal.phase == "play"  # no game declaration without game 2
+    layout = layout_of(deal.view(1))
+    assert layout.sizes == (16, 0, 16, 3, 2)
+    assert layout.allowed[TALON] & deal.talon[1] == deal.talon[1]
+    assert layout.allowed[DISCARD] & AUSTRIAN_TRUMPS_MASK == 0
+    assert layout.out_of_play == 1 << trump
+    first_kept = deal.talon[0] & ~deal.discard
+    assert layout.allowed[2] & first_kept == 0  # only the declarer can hold them
+    assert layout.allowed[0] & first_kept == first_kept
+    own = layout_of(deal.view(0))  # the declarer knows his discard; the second half is unseen
+    assert own.sizes == (0, 16, 16, 3, 0)
+    assert own.out_of_play == deal.discard
+    for seat in (0, 1, 2):
+        world = sample_world(deal.view(seat), random.Random(seat))
+        assert world is not None and world.view(seat) == deal.view(seat)
+
+
+def test_trick_inferences() -> None:
+    # spades led, seat 1 trumps with T5, seat 2 plays T3 under it: void in spades, no trump above T5
+    plays = [(0, _card("KS")), (1, _card("T5")), (2, _card("T3"))]
+    ex = trick_exclusions(plays, must_overtrump=True)
+    assert ex[0] == 0
+    assert ex[1] & _mask("7S 8S QS") == _mask("7S 8S QS") and not ex[1] & AUSTRIAN_TRUMPS_MASK
+    assert ex[2] & _mask("T6 T21 EX") == _mask("T6 T21 EX") and not ex[2] & _mask("T4 T1")
+    # without the duty to overtrump, the low trump only shows the spade void
+    ex = trick_exclusions(plays, must_overtrump=False)
+    assert not ex[2] & AUSTRIAN_TRUMPS_MASK and ex[2] & _mask("9S")
+    # a plain card on a trump lead: no trumps (Sküs included)
+    ex = trick_exclusions([(1, _card("T7")), (2, _card("4H"))], must_overtrump=True)
+    assert ex[2] & AUSTRIAN_TRUMPS_MASK == AUSTRIAN_TRUMPS_MASK
+    # a discard on a plain lead: void in the suit and in trumps
+    ex = trick_exclusions([(2, _card("1H")), (0, _card("7C"))], must_overtrump=True)
+    assert ex[0] & _mask("KH 4H EX T1") == _mask("KH 4H EX T1")
+
+
+def test_distinct_cards_merge_touching_cards_of_equal_value() -> None:
+    hand = _mask("1H 2H 4H KH T21 EX T1 T2 8S 9S")
+    legal = sorted(CardSet(hand))
+    groups = distinct_cards(legal, hand, gone=0)
+    members = sorted(sorted(g) for g in groups.values())
+    assert sorted([_card("1H"), _card("2H")]) in members  # red pips: 1 over 2, touching
+    assert [_card("4H")] in members  # the 3 lies between, unseen
+    assert sorted([_card("T21"), _card("EX")]) in members
+    assert [_card("T1")] in members and [_card("T2")] in members  # the Pagat counts 5
+    assert sorted([_card("8S"), _card("9S")]) in members
+    # once the 3 of hearts is out of play, the 4 joins the 1 and 2
+    groups = distinct_cards(legal, hand, gone=_mask("3H"))
+    assert sorted(_card(c) for c in ("1H", "2H", "4H")) in [sorted(g) for g in groups.values()]
+
+
+def test_playout_views_are_the_engine_views_without_the_events() -> None:
+    rules_bot = RulesBot()
+    for seed in range(6):
+        deal = AustrianDeal.new(Rules(game="austrian", players=3), dealer=seed % 3, rng=seed)
+        while not deal.is_over():
+            seat = deal.current_player
+            view, legal = deal.view(seat), deal.legal_actions()
+            if deal.phase == "play":
+                light = playout_view(deal, seat, view, view.tricks)
+                assert dataclasses.replace(light, events=view.events) == view
+                assert rules_bot.choose(light, legal) == rules_bot.choose(view, legal)
+            deal.apply(rules_bot.choose(view, legal))
+
+
+def test_a_playout_matches_the_rules_bot_game() -> None:
+    deal = AustrianDeal.new(Rules(game="austrian", players=3), dealer=0, rng=3)
+    rules_bot = RulesBot()
+    while deal.phase != "play":
+        deal.apply(rules_bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    for _ in range(10):
+        deal.apply(rules_bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    seat = deal.current_player
+    card = rules_bot.choose(deal.view(seat), deal.legal_actions())
+    value, steps = playout_value(deal, seat, card)
+    game = deal.clone()
+    while not game.is_over():
+        game.apply(rules_bot.choose(game.view(game.current_player), game.legal_actions()))
+    assert value == game.scores()[seat] and steps == 48 - 10 - 1
+
+
+def _play_to_a_decision(seed: int) -> AustrianDeal:
+    rng = random.Random(seed)
+    deal = AustrianDeal.new(Rules(game="austrian", players=3), dealer=rng.randrange(3), rng=rng)
+    bot = RulesBot()
+    stop = rng.randrange(12, 40)
+    while not deal.is_over():
+        if deal.phase == "play" and len(deal.history) >= stop and len(deal.legal_actions()) > 1:
+            return deal
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    raise AssertionError("no decision reached")
+
+
+def test_hidden_cards_of_the_true_deal_are_not_read() -> None:
+    checked = 0
+    for seed in range(8):
+        deal = _play_to_a_decision(seed)
+        seat = deal.current_player
+        view = deal.view(seat)
+        other = None
+        rng = random.Random(seed)
+        for _ in range(20):
+            world = sample_world(view, rng)
+            if world is not None and world.hands != deal.hands:
+                other = world
+                break
+        if other is None:
+            continue
+        assert other.view(seat) == view
+        choices = []
+        for true_deal in (deal, other):
+            bot = ExpertBot(SMALL, rng=seed)
+            choices.append(bot.choose(true_deal.view(seat), true_deal.legal_actions()))
+        assert choices[0] == choices[1]
+        checked += 1
+    assert checked >= 6
+
+
+def test_the_expert_plays_only_legal_actions_over_whole_games() -> None:
+    for seed in range(4):
+        rng = random.Random(seed)
+        deal = AustrianDeal.new(random_rules(rng), dealer=seed % 3, rng=rng)
+        expert = ExpertBot(SMALL, rng=seed)
+        others = RandomBot(random.Random(seed)) if seed % 2 else RulesBot()
+        while not deal.is_over():
+            seat, legal = deal.current_player, deal.legal_actions()
+            action = (expert if seat != 1 else others).choose(deal.view(seat), legal)
+            assert action in legal
+            deal.apply(action)
+
+
+def test_the_search_is_deterministic_under_a_seed() -> None:
+    def game(seed: int) -> list[int]:
+        deal = AustrianDeal.new(Rules(game="austrian", players=3), dealer=1, rng=11)
+        bot = ExpertBot(SMALL, rng=seed)
+        while not deal.is_over():
+            deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+        return deal.history
+
+    assert game(5) == game(5)
+
+
+def test_the_searcher_falls_back_on_the_rules_card() -> None:
+    deal = _play_to_a_decision(1)
+    seat = deal.current_player
+    view, legal = deal.view(seat), deal.legal_actions()
+    rules_card = RulesBot().choose(view, legal)
+    # a budget too small for min_samples worlds: the rules card at once, no world drawn
+    searcher = AustrianSearcher(ExpertConfig(samples=8, work=1, min_samples=2), random.Random(1))
+    assert searcher.choose(view, legal) == rules_card
+    assert searcher.last is not None and searcher.last.worlds == 0
+    # enough budget: worlds are searched and the card is legal
+    searcher = AustrianSearcher(ExpertConfig(samples=3, work=10_000, min_samples=2), random.Random(1))
+    assert searcher.choose(view, legal) in legal
+    assert searcher.last is not None and searcher.last.worlds == 3
+    assert set(searcher.last.values) <= set(legal)
+
+
+def test_make_bot_gives_the_austrian_expert() -> None:
+    deal = _play_to_a_decision(2)
+    seat = deal.current_player
+    bot = make_bot("expert", level="fast", rng=1)
+    assert bot.choose(deal.view(seat), deal.legal_actions()) in deal.legal_actions()
