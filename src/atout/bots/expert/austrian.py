@@ -9,11 +9,11 @@ sampled. Bids, the talon half, the discard and the game are the rules bot's.
 
 Work is counted in simulated decisions (a world's dealing and replay included, see
 :data:`WORLD_WORK`), so a decision is deterministic under the bot's seed: the search stops after
-``samples`` worlds or once the work budget is spent (a world is finished once started). The
-budget is the level's ``work`` times :data:`WORK_SCALE`, since an Austrian playout decision costs a
-fraction of a French one. When the budget cannot buy ``min_samples`` worlds (early in the deal,
-with many cards to try) the rules card is played at once. ``think``, when set, also stops the
-search on the clock (then the result depends on the machine's speed).
+``samples`` worlds or before a world the rest of the budget cannot pay for. The budget is the
+level's ``work`` times :data:`WORK_SCALE`, since an Austrian playout decision costs a fraction of
+a French one. When the budget cannot buy ``min_samples`` worlds (early in the deal, with many
+cards to try) the rules card is played at once. ``think``, when set, also stops the search on
+the clock (then the result depends on the machine's speed).
 
 In the playouts each seat's rules bot is shown its view without the event log
 (:func:`playout_view`): every field the rules bot's card play reads is the engine's own, built at
@@ -39,9 +39,9 @@ from atout.engine.view import TrickView
 if TYPE_CHECKING:
     from atout.bots.expert.bot import ExpertConfig
 
-WORK_SCALE = 3
+WORK_SCALE = 2
 """The Austrian budget is ``WORK_SCALE`` × the level's ``work`` simulated decisions: a playout
-decision here (light view, rules bot) costs about a third of a French one."""
+decision here (light view, rules bot) costs about half a French one."""
 WORLD_WORK = 12
 """A world's dealing, replay and the three views its playouts start from cost about 12 simulated
 decisions, plus a tenth of one per event of the view."""
@@ -190,13 +190,17 @@ class AustrianSearcher:
         worlds = work = 0
         samples = config.samples if len(cards) > 1 else 0
         # a world costs its dealing, replay and views (:data:`WORLD_WORK` and a tenth of a decision
-        # per event), then one playout per card tried, one simulated decision per card left to play
+        # per event), then one playout per card tried, one simulated decision per card left to
+        # play; a world is begun only if the budget pays for it, and when the budget cannot buy
+        # ``min_samples`` worlds the rules card is played at once
         world_work = WORLD_WORK + len(view.events) // 10
         cost = world_work + len(cards) * (CARDS_IN_PLAY - view.played().bit_count() - 1)
-        if (config.min_samples - 1) * cost >= budget:
+        if config.min_samples * cost > budget:
             samples = 0
         for _ in range(samples):
-            if work >= budget or (config.think is not None and time.perf_counter() - start >= config.think):
+            if work + cost > budget or (
+                config.think is not None and time.perf_counter() - start >= config.think
+            ):
                 break
             world = sample_world(view, self.rng)
             if world is None:
