@@ -9,11 +9,12 @@ import statistics
 from hypothesis import given
 from hypothesis import strategies as st
 
-from atout.bots.expert.likelihood import bid_bounds, bid_weigher, bid_weight
+from atout.bots.expert.likelihood import bid_bounds, bid_weigher, bid_weight, play_judge
 from atout.bots.expert.worlds import sample_world
 from atout.bots.rules import RulesBot
 from atout.bots.rules.french import BID_THRESHOLDS
 from atout.bots.rules.strength import french_strength
+from atout.cards import SUIT_OF
 from atout.engine.actions import ACTIONS, ActionKind
 from atout.engine.french import FrenchDeal
 from atout.rules import CONTRACTS, Rules
@@ -74,3 +75,22 @@ def test_worlds_drawn_by_the_bids_give_the_taker_a_bidding_hand() -> None:
             out.append(french_strength(world.initial_hands[taker], 4))
     assert statistics.mean(weighted) > statistics.mean(plain) + 5
     assert statistics.mean(weighted) > BID_THRESHOLDS["garde"] - 4
+
+
+def test_the_rules_bot_s_own_plays_have_full_likelihood() -> None:
+    """Inference by plays: a card the rules bot would play in that world weighs 1."""
+    judge = play_judge(mismatch=0.25)
+    bot = RulesBot()
+    for seed in range(3):
+        deal = FrenchDeal.new(Rules(players=3 + seed), dealer=0, rng=seed)
+        factors = []
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            action = bot.choose(deal.view(deal.current_player), legal)
+            if deal.phase == "play":
+                factors.append(judge(deal, action))
+                other = next((a for a in legal if SUIT_OF[a] != SUIT_OF[action]), None)
+                if other is not None:
+                    assert judge(deal, other) == 0.25
+            deal.apply(action)
+        assert factors and set(factors) == {1.0}

@@ -27,7 +27,7 @@ from dataclasses import dataclass, fields, replace
 
 from atout.bots.base import View
 from atout.bots.expert.austrian import choose_austrian_card
-from atout.bots.expert.likelihood import TEMPERATURE, bid_weigher
+from atout.bots.expert.likelihood import TEMPERATURE, bid_weigher, play_judge
 from atout.bots.expert.search import card_values, distinct_cards
 from atout.bots.expert.simulation import (
     SimulatedChoice,
@@ -37,7 +37,7 @@ from atout.bots.expert.simulation import (
     dealing,
     rules_ecart,
 )
-from atout.bots.expert.worlds import sample_world
+from atout.bots.expert.worlds import sample_weighted_world
 from atout.bots.rules import RulesBot
 from atout.engine.actions import ACTIONS, DISCARD_BASE, ActionKind
 from atout.engine.austrian.view import AustrianView
@@ -65,6 +65,9 @@ class ExpertConfig:
     (:mod:`.likelihood`); ``False``: uniformly among the worlds consistent with the view."""
     temperature: float = TEMPERATURE
     """Width of the bids' soft bounds, in strength points."""
+    play_mismatch: float = 1.0
+    """Weight factor of a world per card play of another seat that the rules bot, there, would
+    not have made (:func:`.likelihood.play_judge`); 1: plays are not weighed."""
     simulations: int = 0
     """Dealings simulated per bid, call and écart (:mod:`.simulation`); 0: the rules bot's."""
 
@@ -133,7 +136,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, simulations
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, simulations
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -198,11 +201,16 @@ class ExpertBot:
         cards = distinct_cards(legal, view.hand, gone, keep)
         totals = dict.fromkeys(cards, 0.0)
         worlds = work = 0
+        weights = 0.0
         evaluator = "none"
         samples = config.samples if len(cards) > 1 else 0  # one card, whatever is chosen
         # dealing and replaying a world costs about a quarter of a simulated decision per action
         world_work = 2 + len(view.events) // 4
         weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
+        judge = play_judge(config.play_mismatch) if config.play_mismatch < 1.0 else None
+        if judge is not None:  # one rules decision per card the other seats played
+            world_work += sum(s != view.seat for t in view.tricks for s, _ in t.plays)
+            world_work += sum(s != view.seat for s, _ in view.trick)
         cost = world_work  # the least a world costs
         if view.hand.bit_count() > config.solver_cards + 1:
             # playouts: one simulated decision per card still to play, per card tried; a world
@@ -216,12 +224,14 @@ class ExpertBot:
                 config.think is not None and time.perf_counter() - start >= config.think
             ):
                 break
-            world = sample_world(view, self.rng, weigh=weigh)
-            if world is None:
+            found = sample_weighted_world(view, self.rng, weigh=weigh, judge=judge)
+            if found is None:
                 break
+            world, weight = found
             values, spent, evaluator = card_values(world, view.seat, cards, config.solver_cards)
             for card, value in values.items():
-                totals[card] += value
+                totals[card] += weight * value
+            weights += weight
             worlds += 1
             work += spent + world_work
         best = rules_card
@@ -229,7 +239,7 @@ class ExpertBot:
             best = max(cards, key=lambda c: (totals[c], c == rules_card, -c))
             if totals.get(rules_card, float("-inf")) >= totals[best]:
                 best = rules_card
-        means = {c: totals[c] / worlds for c in cards} if worlds else {}
+        means = {c: totals[c] / weights for c in cards} if worlds else {}
         self.last = Decision(best, rules_card, worlds, work, evaluator, means)
         return next(a for a in legal if a == best)
 

@@ -32,8 +32,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 
+from atout.bots.rules import RulesBot
 from atout.bots.rules.french import BID_THRESHOLDS
 from atout.bots.rules.strength import french_strength
+from atout.cards import HALF_POINTS, SUIT_OF, TRUMP
+from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
 from atout.rules import CONTRACTS
 
@@ -97,4 +100,32 @@ def bid_weigher(view: SeatView, temperature: float = TEMPERATURE) -> Callable[[l
     return weigh
 
 
-__all__ = ["TEMPERATURE", "bid_bounds", "bid_weigher", "bid_weight"]
+MISMATCH = 0.5
+"""Default likelihood factor of a card play the rules bot would not have made."""
+
+_RULES = RulesBot()
+
+
+def play_judge(mismatch: float = MISMATCH) -> Callable[[FrenchDeal, int], float]:
+    """The likelihood of a card play in a world: 1 when the rules bot, in the player's seat of
+    that world, would play it (or, in a plain suit, a card of the same value); else
+    ``mismatch``."""
+
+    def judge(deal: FrenchDeal, card: int) -> float:
+        seat = deal.current_player
+        legal = deal.legal_actions()
+        if len(legal) < 2:
+            return 1.0
+        expected = int(_RULES.choose(deal.view(seat), legal))
+        if expected == card or (
+            SUIT_OF[card] != TRUMP
+            and SUIT_OF[expected] == SUIT_OF[card]
+            and HALF_POINTS[expected] == HALF_POINTS[card]
+        ):
+            return 1.0
+        return mismatch
+
+    return judge
+
+
+__all__ = ["MISMATCH", "TEMPERATURE", "bid_bounds", "bid_weigher", "bid_weight", "play_judge"]

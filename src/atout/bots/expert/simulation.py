@@ -49,7 +49,8 @@ class SimulatedChoice:
 
 def dealing(view: SeatView, rng: random.Random, draws: int = 40) -> FrenchDeal | None:
     """A deal at the view's moment (bidding, call or écart), consistent with it, drawn by the
-    likelihood of the bids made so far; ``None`` when ``draws`` dealings all fail."""
+    likelihood of the bids made so far (after ``draws`` refusals, the likeliest dealing drawn);
+    ``None`` when none is consistent."""
     n, me = view.players, view.seat
     chien = view.chien or 0
     mine = view.hand
@@ -57,6 +58,7 @@ def dealing(view: SeatView, rng: random.Random, draws: int = 40) -> FrenchDeal |
         mine = (view.hand | view.ecart) & ~chien  # the dealt hand: before the chien and écart
     hidden = cards_of(ALL_CARDS & ~mine & ~chien)
     size = HAND_SIZE[n]
+    best: tuple[float, list[int], int] = (-1.0, [], 0)
     for _ in range(draws):
         rng.shuffle(hidden)
         hands, start = [], 0
@@ -67,12 +69,15 @@ def dealing(view: SeatView, rng: random.Random, draws: int = 40) -> FrenchDeal |
             hands.append(sum(1 << c for c in hidden[start : start + size]))
             start += size
         dealt_chien = chien if view.chien is not None else sum(1 << c for c in hidden[start:])
-        if rng.random() >= bid_weight(view.bids, dict(enumerate(hands)), n, me):
+        weight = bid_weight(view.bids, dict(enumerate(hands)), n, me)
+        if rng.random() >= weight:
+            if weight > best[0]:
+                best = (weight, hands, dealt_chien)
             continue
         deal = _rebuilt(view, hands, dealt_chien)
         if deal is not None:
             return deal
-    return None
+    return _rebuilt(view, best[1], best[2]) if best[1] else None
 
 
 def _rebuilt(view: SeatView, hands: list[int], chien: int) -> FrenchDeal | None:

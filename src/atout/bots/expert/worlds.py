@@ -46,6 +46,13 @@ CHIEN_TAKEN = ("petite", "pousse", "garde")
 """Contracts in which the taker takes the chien (shown to all) and discards."""
 
 
+Weigher = Callable[[list[int]], float]
+"""A dealing's likelihood in (0, 1] from the dealt hands (by seat)."""
+
+Judge = Callable[[FrenchDeal, int], float]
+"""The likelihood of the current player's next action (a card) in a deal."""
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where the cards a seat cannot see may be.
@@ -205,22 +212,33 @@ def dealing_of(view: SeatView, layout: Layout, dealt: list[int]) -> tuple[list[i
 def rebuild(view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | None:
     """The deal a layout's dealing implies, replayed to the view's moment; ``None`` if the replay
     does not show the seat exactly ``view`` (or breaks a rule)."""
+    found = rebuild_weighted(view, layout, dealt)
+    return None if found is None else found[0]
+
+
+def rebuild_weighted(
+    view: SeatView, layout: Layout, dealt: list[int], judge: Judge | None = None
+) -> tuple[FrenchDeal, float] | None:
+    """:func:`rebuild`, and the product of ``judge`` over the other seats' card plays (1 without)."""
     n, me = view.players, view.seat
     taker = view.taker
     initial, chien, ecart = dealing_of(view, layout, dealt)
     extra = dealt[n]
     try:
         deal = FrenchDeal(view.rules, view.dealer, initial, chien)
-        _replay(deal, view, ecart, extra if taker != me else 0)
+        weight = _replay(deal, view, ecart, extra if taker != me else 0, judge)
     except (ValueError, IllegalActionError, IndexError):
         return None
     if deal.view(me) != view:
         return None
-    return deal
+    return deal, weight
 
 
-def _replay(deal: FrenchDeal, view: SeatView, ecart: int, hidden_discards: int) -> None:
-    """Apply every action ``view`` shows (and the hidden discards) to a freshly dealt deal."""
+def _replay(
+    deal: FrenchDeal, view: SeatView, ecart: int, hidden_discards: int, judge: Judge | None = None
+) -> float:
+    """Apply every action ``view`` shows (and the hidden discards) to a freshly dealt deal; the
+    product of ``judge`` over the other seats' card plays."""
     bids = [BID_BASE + BID_NAMES.index(name) for _, name in view.bids]
     if view.seat == view.taker:
         discards = [_card(e.data) for e in view.events if e.kind == "discard"]
@@ -234,11 +252,14 @@ def _replay(deal: FrenchDeal, view: SeatView, ecart: int, hidden_discards: int) 
     partial = any(e.kind == "partial_slam" for e in view.events)
     plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
     bid_i = discard_i = play_i = 0
+    weight = 1.0
     while play_i < len(plays) or deal.phase != "play":
         phase = deal.phase
         if phase == "play":
             action = plays[play_i]
             play_i += 1
+            if judge is not None and deal.current_player != view.seat:
+                weight *= judge(deal, action)
         elif phase == "bidding":
             action = bids[bid_i]
             bid_i += 1
@@ -262,6 +283,7 @@ def _replay(deal: FrenchDeal, view: SeatView, ecart: int, hidden_discards: int) 
         else:
             raise ValueError(f"the replay reached the {phase} phase")
         deal.apply(action)
+    return weight
 
 
 def _draw_weighted(
@@ -287,10 +309,6 @@ def _card(data: object) -> int:
     return data
 
 
-Weigher = Callable[[list[int]], float]
-"""A dealing's likelihood in (0, 1] from the dealt hands (by seat)."""
-
-
 def sample_world(
     view: SeatView,
     rng: random.Random,
@@ -304,6 +322,20 @@ def sample_world(
     With ``weigh``, dealings are drawn by rejection: each is accepted with probability its
     weight, so worlds follow the sampler's distribution reweighted by ``weigh``; after
     ``draws`` refusals the heaviest dealing drawn is taken."""
+    found = sample_weighted_world(view, rng, tries, weigh, draws)
+    return None if found is None else found[0]
+
+
+def sample_weighted_world(
+    view: SeatView,
+    rng: random.Random,
+    tries: int = 20,
+    weigh: Weigher | None = None,
+    draws: int = 40,
+    judge: Judge | None = None,
+) -> tuple[FrenchDeal, float] | None:
+    """:func:`sample_world`, with the world's importance weight: the product of ``judge`` over
+    the other seats' card plays (1 without ``judge``)."""
     layout = layout_of(view)
     for _ in range(tries):
         dealt = deal_hidden(layout, rng)
@@ -311,19 +343,22 @@ def sample_world(
             return None
         if weigh is not None:
             dealt = _draw_weighted(view, layout, dealt, rng, weigh, draws)
-        deal = rebuild(view, layout, dealt)
-        if deal is not None:
-            return deal
+        found = rebuild_weighted(view, layout, dealt, judge)
+        if found is not None:
+            return found
     return None
 
 
 __all__ = [
     "CHIEN_TAKEN",
+    "Judge",
     "Layout",
     "Weigher",
     "deal_hidden",
     "dealing_of",
     "layout_of",
     "rebuild",
+    "rebuild_weighted",
+    "sample_weighted_world",
     "sample_world",
 ]
