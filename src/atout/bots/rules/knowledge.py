@@ -1,13 +1,14 @@
 """What a seat knows during card play, read from its view alone: the pack's card rules, the
 cards still unseen, who is void in what, and which seats are known friends.
 
-Everything here is built from one view per decision; nothing is remembered between decisions.
+Everything here is built from one view per decision; nothing is remembered between decisions
+(the playout driver, :mod:`atout.bots.rules.playout`, builds the same tables from the deal itself).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from atout.cards import (
     ALL_CARDS,
@@ -43,9 +44,29 @@ class Pack:
     """Card points in the game's unit (French half-points, Austrian values)."""
     winner: Callable[[int, int], int]
     """The winning card of a trick mask (no Excuse in it) and led suit."""
+    stronger: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """For each card, the mask of the cards of higher :attr:`strength` (any suit)."""
+    suit_cards: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """For each suit number, the mask of the cards :attr:`suit_of` puts in it."""
+    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """:meth:`suit_mask` for each suit number."""
+
+    def __post_init__(self) -> None:
+        strength, suit_of = self.strength, self.suit_of
+        stronger = tuple(
+            sum(1 << c for c in range(len(strength)) if strength[c] > strength[card])
+            for card in range(len(strength))
+        )
+        suit_cards = tuple(
+            sum(1 << c for c in range(len(suit_of)) if suit_of[c] == suit) for suit in range(max(suit_of) + 1)
+        )
+        object.__setattr__(self, "stronger", stronger)
+        object.__setattr__(self, "suit_cards", suit_cards)
+        masks = tuple(self.trumps if suit == TRUMP else SUIT_MASKS[suit] for suit in range(len(SUIT_MASKS)))
+        object.__setattr__(self, "masks", masks)
 
     def suit_mask(self, suit: int) -> int:
-        return self.trumps if suit == TRUMP else SUIT_MASKS[suit]
+        return self.masks[suit]
 
 
 FRENCH_PACK = Pack(ALL_CARDS, TRUMPS_MASK, EXCUSE, SUIT_OF, tuple(range(78)), HALF_POINTS, french_winner)
@@ -148,7 +169,7 @@ class Table:
         """Unseen cards of a suit that ``seat`` may hold (0 if it showed a void)."""
         if suit in self.voids.get(seat, ()):
             return 0
-        return self.unseen & self.pack.suit_mask(suit)
+        return self.unseen & self.pack.masks[suit]
 
     def can_beat(self, seat: int, best: int, led: int) -> bool:
         """Whether ``seat`` might beat ``best`` in a trick led in ``led``."""
@@ -161,10 +182,41 @@ class Table:
         likely_void = follow.bit_count() < 2
         if pack.suit_of[best] == TRUMP:
             return likely_void and bool(higher_trumps)
-        if any(pack.strength[c] > pack.strength[best] for c in cards_of(follow)):
-            return True
+        if follow & pack.stronger[best]:
+            return True  # a higher card of the suit
         return likely_void and bool(self.may_hold(seat, TRUMP))
 
     def secure(self, best: int, led: int, winner: int) -> bool:
         """Whether a trick won now by ``best`` stays with a good seat whatever the later seats hold."""
         return not any(not self.good(p) and self.can_beat(p, best, led) for p in self.later)
+
+    def secure_cards(self, cards: int, led: int) -> int:
+        """The cards ``c`` of ``cards`` for which :meth:`secure` ``(c, led, ...)`` holds: played
+        now (and winning the trick), no later foe could take the trick back."""
+        for seat in self.later:
+            if not self.good(seat):
+                cards &= ~self._beatable(seat, cards, led)
+                if not cards:
+                    break
+        return cards
+
+    def _beatable(self, seat: int, cards: int, led: int) -> int:
+        """The cards ``c`` of ``cards`` for which :meth:`can_beat` ``(seat, c, led)`` holds."""
+        pack = self.pack
+        trumps = self.may_hold(seat, TRUMP)
+        # cards from index 56 up below the seat's highest possible trump: a higher trump may come
+        under = cards & ~((1 << 56) - 1) & ((1 << (trumps.bit_length() - 1)) - 1) if trumps else 0
+        if led == TRUMP:
+            return under
+        follow = self.may_hold(seat, led)
+        likely_void = follow.bit_count() < 2
+        suit_trumps = pack.suit_cards[TRUMP]
+        beaten = under & suit_trumps if likely_void else 0
+        others = cards & ~suit_trumps
+        if likely_void and trumps:
+            return beaten | others
+        stronger = pack.stronger
+        for card in cards_of(others):
+            if follow & stronger[card]:
+                beaten |= 1 << card
+        return beaten
