@@ -7,7 +7,9 @@ Two evaluators, chosen by how many cards are left:
   half-points (the attack's value, or 182 minus it for a defender). Bonuses (petit au bout,
   poignées, chelem) are not in it.
 * **playout**: the card is played, then every seat (the seat itself too) plays the rules bot to
-  the end; a card's value is the seat's **engine score** for the deal (contract, bonuses, all).
+  the end (:func:`~atout.bots.rules.playout.play_to_end`: the rules bot's very decisions, card
+  plays read from the deal without building views); a card's value is the seat's **engine
+  score** for the deal (contract, bonuses, all).
 
 Within one decision every card is valued by the same evaluator, so values compare.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from atout.bots.rules import RulesBot
+from atout.bots.rules.playout import play_to_end
 from atout.cards import BIT, EXCUSE, HALF_POINTS, SUIT_OF, TOTAL_HALF_POINTS
 from atout.engine.french import FrenchDeal
 from atout.solver import Position, Solver
@@ -24,8 +26,6 @@ from atout.solver import Position, Solver
 NODES_PER_WORK = 20
 """Solver nodes counted as one unit of work (one simulated decision of a playout costs about as
 much as 20 solver nodes)."""
-
-_RULES = RulesBot()
 
 
 def uses_solver(deal: FrenchDeal, solver_cards: int) -> bool:
@@ -47,12 +47,7 @@ def playout_value(deal: FrenchDeal, seat: int, card: int) -> tuple[float, int]:
     number of decisions simulated."""
     world = deal.clone()
     world.apply(card)
-    steps = 0
-    choose = _RULES.choose
-    while not world.is_over():
-        player = world.current_player
-        world.apply(choose(world.view(player), world.legal_actions()))
-        steps += 1
+    steps = play_to_end(world)
     return float(world.scores()[seat]), steps
 
 

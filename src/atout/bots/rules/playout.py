@@ -1,0 +1,226 @@
+"""Playing a French deal to its end with the rules bot in every seat, fast.
+
+:func:`play_to_end` makes exactly the decisions of the plain loop :func:`play_to_end_slow`
+(``RulesBot().choose(deal.view(p), deal.legal_actions())`` for the current player ``p``, until
+the deal is over), without building a :class:`~atout.engine.view.SeatView` for the card plays.
+The card-play :class:`~atout.bots.rules.knowledge.Table` that :func:`~atout.bots.rules.french.french_table`
+reads from a view is built here from the deal itself, as the current player's view shows it:
+
+* the cards played and the voids shown are kept up to date card by card, not read again from
+  every finished trick at every decision;
+* the écart counts as seen in full for the taker only, its face-up trumps for everyone;
+* in 5 players the partner is known to a seat only as the view would show it: to everyone once
+  the called card is played, to the partner himself, or by the same deductions (the called card
+  in the seen chien or in the taker's hand, the ``alone`` event, one seat left that may hold it).
+
+Every other decision (bids, call, écart, chelem, the poignée and misère declarations that come
+before a seat's first card) goes through the ordinary view and :class:`~atout.bots.rules.RulesBot`.
+Rules the fast path does not read (a dead-player table's, which :class:`FrenchDeal` never plays
+itself) send the whole deal through the plain loop.
+
+What a view shows of the partner comes from a few private fields of the deal (whether the sides
+are public, the called card still to show, the event log); ``tests/bots/test_playout.py`` checks,
+over many deals, rules and starting points, that both drivers play the very same actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from atout.bots.rules import RulesBot
+from atout.bots.rules.knowledge import FRENCH_PACK, Table
+from atout.bots.rules.play import choose_card
+from atout.cards import ALL_CARDS, BIT, EXCUSE, SUIT_OF, TRUMP, TRUMPS_MASK
+from atout.engine.french import FrenchDeal, Phase
+
+_RULES = RulesBot()
+_PLAY = Phase.PLAY
+_END = Phase.END
+
+
+def play_to_end_slow(deal: FrenchDeal) -> int:
+    """The reference loop: every decision from the current player's view, to the end of the deal.
+    Returns the number of actions applied."""
+    choose = _RULES.choose
+    steps = 0
+    while not deal.is_over():
+        deal.apply(choose(deal.view(deal.current_player), deal.legal_actions()))
+        steps += 1
+    return steps
+
+
+def play_to_end(deal: FrenchDeal) -> int:
+    """Play ``deal`` to its end with the rules bot in every seat, exactly as
+    :func:`play_to_end_slow` does, card plays without views. Returns the number of actions applied."""
+    rules = deal.rules
+    if rules.five_player_mode == "dead_player" and deal.n == 5:
+        return play_to_end_slow(deal)
+    steps = 0
+    choose = _RULES.choose
+    while deal.phase is not _PLAY:
+        if deal.phase is _END:
+            return steps
+        deal.apply(choose(deal.view(deal.current_player), deal.legal_actions()))
+        steps += 1
+    return steps + _play_cards(deal)
+
+
+def _play_cards(deal: FrenchDeal) -> int:
+    """From the card play on: card plays by the rules bot's table, built from the deal; the other
+    decisions (poignée, misère) by the plain loop."""
+    choose = _RULES.choose
+    n = deal.n
+    five = n == 5
+    seats = tuple(range(n))
+    taker = deal.taker
+    called = deal.called_card
+    called_suit = SUIT_OF[called] if called >= 0 else -1
+    chien_public = deal.contract in ("petite", "pousse", "garde")
+    called_in_chien = called >= 0 and chien_public and bool(deal.chien >> called & 1)
+    hands = deal.hands
+    winners = deal.trick_winners
+
+    # what every seat has seen: cards played, voids shown, the tricks' winners, the current trick
+    voids: dict[int, set[int]] = {}
+    played = 0
+    won_by = 0  # mask of the seats that won a finished trick
+    for trick_seats, cards, winner in deal.tricks:
+        won_by |= 1 << winner
+        _add_trick(voids, tuple(zip(trick_seats, cards, strict=False)))
+        for card in cards:
+            played |= BIT[card]
+    plays = tuple(zip(deal.trick_seat_order(), deal.trick_cards, strict=False))
+    led = _add_trick(voids, plays)
+    in_trick = 0
+    for seat, card in plays:
+        played |= BIT[card]
+        in_trick |= 1 << seat
+    alone = any(e.kind == "alone" for e in deal._log)
+
+    base = n << 16 | taker << 19 | (called_suit + 1) << 22  # of the keys of _SEATS
+    steps = 0
+    while True:
+        phase = deal.phase
+        if phase is not _PLAY:
+            if phase is _END:
+                return steps
+            deal.apply(choose(deal.view(deal.current_player), deal.legal_actions()))
+            steps += 1
+            continue
+        me = deal.current_player
+        legal = deal.legal_play_mask()
+        if legal & (legal - 1) == 0:
+            card = legal.bit_length() - 1
+        else:
+            hand = hands[me]
+            # the partner as french_table reads it from the view (5 players only; None is -2)
+            partner = -2
+            if five:
+                known_partner = deal.partner
+                if known_partner >= 0 and (deal._sides_public or me == known_partner):
+                    partner = known_partner
+                elif called < 0:
+                    pass
+                elif alone or called_in_chien or (me == taker and hand >> called & 1):
+                    partner = -1
+                elif me != taker:
+                    candidates = [
+                        s for s in seats if s != taker and s != me and called_suit not in voids.get(s, ())
+                    ]
+                    if len(candidates) == 1:
+                        partner = candidates[0]
+            key = base | me | (partner + 2) << 3 | won_by << 6 | in_trick << 11
+            seen = _SEATS.get(key)
+            if seen is None:
+                seen = _seat_knowledge(key)
+            good, mine, side_won_all, later, lead_low_in = seen
+            ecart = deal.ecart if me == taker else deal.ecart & TRUMPS_MASK
+            # Table's fields in order (positional: quicker than by keyword, in this hot loop)
+            table = Table(
+                FRENCH_PACK,  # pack
+                me,  # me
+                hand,  # hand
+                legal,  # legal
+                plays,  # plays
+                later,  # later
+                ALL_CARDS & ~played & ~hand & ~ecart,  # unseen
+                voids,  # voids
+                good,  # good
+                mine,  # attacker
+                taker,  # taker
+                side_won_all,  # side_won_all
+                hand.bit_count(),  # tricks_left
+                lead_low_in,  # lead_low_in
+            )
+            card = choose_card(table)
+        if card == deal._reveal_card and me == taker:
+            alone = True  # the engine logs the "alone" event for this card
+        deal.apply(card)
+        steps += 1
+        played |= BIT[card]
+        plays += ((me, card),)
+        in_trick |= 1 << me
+        if card != EXCUSE:
+            suit = SUIT_OF[card]
+            if led < 0:
+                led = suit
+            elif suit != led:
+                shown = voids.setdefault(me, set())
+                shown.add(led)
+                if suit != TRUMP:
+                    shown.add(TRUMP)
+        if not deal.trick_cards:  # the card ended the trick
+            won_by |= 1 << winners[-1]
+            plays = ()
+            in_trick = 0
+            led = -1
+
+
+_Knowledge = tuple[Callable[[int], bool], bool, bool, tuple[int, ...], int]
+_SEATS: dict[int, _Knowledge] = {}
+
+
+def _seat_knowledge(key: int) -> _Knowledge:
+    """What the seat to play knows of the sides, as :func:`~atout.bots.rules.french.french_table`
+    derives it: ``good``, ``attacker``, ``side_won_all``, ``later`` and ``lead_low_in``, from a key
+    packing the seat (bits 0-2), the partner as known to it plus 2 (bits 3-5; 0: unknown, 1: the
+    taker plays alone), the masks of the seats that won a trick (bits 6-10) and that played to the
+    current one (bits 11-15), the player count (bits 16-18), the taker (bits 19-21) and the called
+    suit plus 1 (bits 22-24; 0: no call)."""
+    me, partner, won_by, in_trick = key & 7, (key >> 3 & 7) - 2, key >> 6 & 31, key >> 11 & 31
+    n, taker, called_suit = key >> 16 & 7, key >> 19 & 7, (key >> 22 & 7) - 1
+    seats = range(n)
+    attack = 1 << taker
+    if partner >= 0:
+        attack |= 1 << partner
+    known = partner != -2 or n < 5
+    mine = bool(attack >> me & 1)
+    good = tuple(s == me or (known and bool(attack >> s & 1) == mine) for s in seats)
+    side_won_all = all(good[s] for s in seats if won_by >> s & 1)
+    later = tuple(s for s in seats if s != me and not in_trick >> s & 1)
+    lead_low_in = called_suit if me == taker and not known else -1
+    if len(_SEATS) > 100_000:
+        _SEATS.clear()
+    found = _SEATS[key] = (good.__getitem__, mine, side_won_all, later, lead_low_in)
+    return found
+
+
+def _add_trick(voids: dict[int, set[int]], plays: tuple[tuple[int, int], ...]) -> int:
+    """Add the voids one trick shows (as :func:`~atout.bots.rules.knowledge.voids_of` reads them);
+    returns the suit led (-1 while only the Excuse, or nothing, has been played)."""
+    led = -1
+    for seat, card in plays:
+        if card == EXCUSE:
+            continue
+        suit = SUIT_OF[card]
+        if led < 0:
+            led = suit
+        elif suit != led:
+            shown = voids.setdefault(seat, set())
+            shown.add(led)
+            if suit != TRUMP:
+                shown.add(TRUMP)
+    return led
+
+
+__all__ = ["play_to_end", "play_to_end_slow"]
