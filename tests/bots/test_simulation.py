@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atout.bots.expert import ExpertBot
+from atout.bots.expert import CheatBot, ExpertBot
 from atout.bots.expert.simulation import (
     candidate_bids,
     candidate_ecarts,
@@ -144,6 +144,19 @@ def test_whole_deals_with_simulated_bids_call_and_ecart_are_legal(players: int) 
     for seed in range(3):
         deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
         bots = [ExpertBot.at_level("fast,simulations=3", rng=seed * 10 + s) for s in range(players)]
+        while not deal.is_over():
+            seat = deal.current_player
+            deal.apply(bots[seat].choose(deal.view(seat), deal.legal_actions()))
+        assert sum(deal.scores()) == 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_cheat_bot_bids_calls_and_discards_legally_on_the_true_deal(players: int) -> None:
+    for seed in range(3):
+        deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
+        bots = [CheatBot() for _ in range(players)]
+        for bot in bots:
+            bot.observe_deal(deal)
         while not deal.is_over():
             seat = deal.current_player
             deal.apply(bots[seat].choose(deal.view(seat), deal.legal_actions()))

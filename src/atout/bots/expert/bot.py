@@ -35,6 +35,7 @@ from atout.bots.expert.simulation import (
     candidate_ecarts,
     choose_by_simulation,
     dealing,
+    play_option,
     rules_ecart,
 )
 from atout.bots.expert.worlds import sample_weighted_world
@@ -42,6 +43,7 @@ from atout.bots.rules import RulesBot
 from atout.engine.actions import ACTIONS, DISCARD_BASE, ActionKind
 from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import HAND_SIZE
+from atout.engine.errors import IllegalActionError
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
 
@@ -248,15 +250,19 @@ class CheatBot:
     """The arena's upper bound: it is shown the true deal (``observe_deal``, called by the arena
     only, for bots with ``sees_everything``) and values each card on it exactly as the expert
     values a world: the solver once every hand holds at most ``solver_cards`` cards, else
-    rules-bot playouts. Bids, call, écart, declarations and other games: the rules bot."""
+    rules-bot playouts. Bids, the call and the écart: the options the expert simulates, each
+    played out on the true deal by the rules bot, the best kept (``simulate=False``: the rules
+    bot's). Declarations and other games: the rules bot."""
 
     name = "cheat"
     sees_everything = True
 
-    def __init__(self, solver_cards: int = 5) -> None:
+    def __init__(self, solver_cards: int = 5, simulate: bool = True) -> None:
         self.solver_cards = solver_cards
+        self.simulate = simulate
         self.rules = RulesBot()
         self.deal: object | None = None
+        self._ecart_plan: tuple[int, ...] = ()
 
     def observe_deal(self, deal: object) -> None:
         """Arena only: the deal being played (read, never changed)."""
@@ -269,16 +275,42 @@ class CheatBot:
             len(legal) < 2
             or not isinstance(deal, FrenchDeal)
             or not isinstance(view, SeatView)
-            or ACTIONS[legal[0]].kind is not ActionKind.PLAY
             or deal.current_player != view.seat
         ):
             return rules_action
+        kind = ACTIONS[legal[0]].kind
+        if kind is not ActionKind.PLAY:
+            if not self.simulate or kind not in (ActionKind.BID, ActionKind.CALL, ActionKind.DISCARD):
+                return rules_action
+            return self._best_option(deal, view, legal, rules_action, kind)
         cards = distinct_cards(legal, view.hand, 0)
         values, _, _ = card_values(deal, view.seat, cards, self.solver_cards)
         best = max(cards, key=lambda c: (values[c], c == rules_action, -c))
         if values.get(rules_action, float("-inf")) >= values[best]:
             best = rules_action
         return next(a for a in legal if a == best)
+
+    def _best_option(
+        self, deal: FrenchDeal, view: SeatView, legal: Sequence[int], rules_action: int, kind: ActionKind
+    ) -> int:
+        if kind is ActionKind.DISCARD:
+            if self._ecart_plan and self._ecart_plan[0] in legal and view.ecart:
+                action, self._ecart_plan = self._ecart_plan[0], self._ecart_plan[1:]
+                return action
+            rules_option = rules_ecart(deal)
+            options = candidate_ecarts(view.hand, rules_option)
+        else:
+            rules_option = (rules_action,)
+            options = [(a,) for a in legal]
+        values = {}
+        for option in options:
+            try:
+                values[option] = play_option(deal, view.seat, option)[0]
+            except IllegalActionError:
+                continue
+        best = max(values, key=lambda o: (values[o], o == rules_option))
+        self._ecart_plan = best[1:] if kind is ActionKind.DISCARD else ()
+        return next(a for a in legal if a == best[0])
 
 
 __all__ = ["LEVELS", "CheatBot", "Decision", "ExpertBot", "ExpertConfig"]
