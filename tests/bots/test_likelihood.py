@@ -70,7 +70,7 @@ def test_worlds_drawn_by_the_bids_give_the_taker_a_bidding_hand() -> None:
     plain, weighted = [], []
     for i in range(30):
         for weigh, out in ((None, plain), (bid_weigher(view), weighted)):
-            world = sample_world(view, random.Random(i), weigh=weigh)
+            world = sample_world(view, random.Random(i), weigh=weigh, draws=40)
             assert world is not None and world.view(0) == view
             out.append(french_strength(world.initial_hands[taker], 4))
     assert statistics.mean(weighted) > statistics.mean(plain) + 5

@@ -38,7 +38,7 @@ from atout.bots.expert.simulation import (
     play_option,
     rules_ecart,
 )
-from atout.bots.expert.worlds import sample_weighted_world
+from atout.bots.expert.worlds import WorldSampler
 from atout.bots.rules import RulesBot
 from atout.engine.actions import ACTIONS, DISCARD_BASE, ActionKind
 from atout.engine.austrian.view import AustrianView
@@ -75,8 +75,8 @@ class ExpertConfig:
 
 
 LEVELS: dict[str, ExpertConfig] = {
-    "fast": ExpertConfig(samples=24, work=320, solver_cards=3, min_samples=2),
-    "strong": ExpertConfig(samples=64, work=1800, solver_cards=4, min_samples=3),
+    "fast": ExpertConfig(samples=24, work=600, solver_cards=3, min_samples=2, simulations=6),
+    "strong": ExpertConfig(samples=128, work=6000, solver_cards=4, min_samples=3, simulations=32),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
 
@@ -206,13 +206,11 @@ class ExpertBot:
         weights = 0.0
         evaluator = "none"
         samples = config.samples if len(cards) > 1 else 0  # one card, whatever is chosen
-        # dealing and replaying a world costs about a quarter of a simulated decision per action
-        world_work = 2 + len(view.events) // 4
         weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
         judge = play_judge(config.play_mismatch) if config.play_mismatch < 1.0 else None
-        if judge is not None:  # one rules decision per card the other seats played
-            world_work += sum(s != view.seat for t in view.tricks for s, _ in t.plays)
-            world_work += sum(s != view.seat for s, _ in view.trick)
+        sampler = WorldSampler(view, weigh, judge)
+        # the least a world costs: one dealing and its replay
+        world_work = sampler.deal_cost + sampler.replay_cost
         cost = world_work  # the least a world costs
         if view.hand.bit_count() > config.solver_cards + 1:
             # playouts: one simulated decision per card still to play, per card tried; a world
@@ -226,7 +224,9 @@ class ExpertBot:
                 config.think is not None and time.perf_counter() - start >= config.think
             ):
                 break
-            found = sample_weighted_world(view, self.rng, weigh=weigh, judge=judge)
+            before = sampler.effort
+            found = sampler.draw(self.rng)
+            work += sampler.effort - before
             if found is None:
                 break
             world, weight = found
@@ -235,7 +235,7 @@ class ExpertBot:
                 totals[card] += weight * value
             weights += weight
             worlds += 1
-            work += spent + world_work
+            work += spent
         best = rules_card
         if worlds >= config.min_samples:
             best = max(cards, key=lambda c: (totals[c], c == rules_card, -c))

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from atout.bots.expert.likelihood import bid_weight
 from atout.bots.rules import RulesBot
+from atout.bots.rules.playout import play_to_end
 from atout.cards import ALL_CARDS, KINGS_MASK, SUIT_MASKS, cards_of
 from atout.engine.actions import BID_BASE, BID_NAMES, CALL_BASE, DISCARD_BASE, KEEP_HAND
 from atout.engine.deal import HAND_SIZE
@@ -106,11 +107,7 @@ def play_option(deal: FrenchDeal, seat: int, option: Option) -> tuple[float, int
     world = deal.clone()
     for action in option:
         world.apply(action)
-    steps = 0
-    choose = _RULES.choose
-    while not world.is_over():
-        world.apply(choose(world.view(world.current_player), world.legal_actions()))
-        steps += 1
+    steps = play_to_end(world)
     return float(world.scores()[seat]), steps
 
 

@@ -286,23 +286,6 @@ def _replay(
     return weight
 
 
-def _draw_weighted(
-    view: SeatView, layout: Layout, dealt: list[int], rng: random.Random, weigh: Weigher, draws: int
-) -> list[int]:
-    best, best_weight = dealt, -1.0
-    for _ in range(draws):
-        weight = weigh(dealing_of(view, layout, dealt)[0])
-        if rng.random() < weight:
-            return dealt
-        if weight > best_weight:
-            best, best_weight = dealt, weight
-        again = deal_hidden(layout, rng)
-        if again is None:
-            break
-        dealt = again
-    return best
-
-
 def _card(data: object) -> int:
     if not isinstance(data, int):
         raise ValueError(f"not a card: {data!r}")
@@ -314,7 +297,7 @@ def sample_world(
     rng: random.Random,
     tries: int = 20,
     weigh: Weigher | None = None,
-    draws: int = 40,
+    draws: int = 12,
 ) -> FrenchDeal | None:
     """One deal consistent with ``view`` (the seat sees exactly ``view`` in it), or ``None``
     if ``tries`` attempts found none.
@@ -331,22 +314,72 @@ def sample_weighted_world(
     rng: random.Random,
     tries: int = 20,
     weigh: Weigher | None = None,
-    draws: int = 40,
+    draws: int = 12,
     judge: Judge | None = None,
 ) -> tuple[FrenchDeal, float] | None:
     """:func:`sample_world`, with the world's importance weight: the product of ``judge`` over
     the other seats' card plays (1 without ``judge``)."""
-    layout = layout_of(view)
-    for _ in range(tries):
-        dealt = deal_hidden(layout, rng)
-        if dealt is None:
-            return None
-        if weigh is not None:
-            dealt = _draw_weighted(view, layout, dealt, rng, weigh, draws)
-        found = rebuild_weighted(view, layout, dealt, judge)
-        if found is not None:
-            return found
-    return None
+    return WorldSampler(view, weigh, judge, tries, draws).draw(rng)
+
+
+class WorldSampler:
+    """Draws worlds for one view (the layout read once), counting its effort in the units of
+    the expert's work budget (about one simulated decision each): a dealing costs
+    ``2 + hidden cards // 3``, a weighing 3, a replay ``2 + events // 4``."""
+
+    def __init__(
+        self,
+        view: SeatView,
+        weigh: Weigher | None = None,
+        judge: Judge | None = None,
+        tries: int = 20,
+        draws: int = 12,
+    ) -> None:
+        self.view = view
+        self.layout = layout_of(view)
+        self.weigh = weigh
+        self.judge = judge
+        self.tries = tries
+        self.draws = draws
+        self.effort = 0
+        self.deal_cost = 2 + self.layout.hidden.bit_count() // 3
+        self.replay_cost = 2 + len(view.events) // 4
+        if judge is not None:  # one rules decision per card the other seats played
+            self.replay_cost += sum(s != view.seat for t in view.tricks for s, _ in t.plays)
+            self.replay_cost += sum(s != view.seat for s, _ in view.trick)
+
+    def draw(self, rng: random.Random) -> tuple[FrenchDeal, float] | None:
+        """A world and its importance weight, or ``None`` when ``tries`` attempts found none.
+
+        With ``weigh``, dealings are drawn by rejection: each is accepted with probability its
+        weight, so worlds follow the sampler's distribution reweighted by ``weigh``; after
+        ``draws`` refusals the heaviest dealing drawn is taken."""
+        for _ in range(self.tries):
+            dealt = self._dealt(rng)
+            if dealt is None:
+                return None
+            self.effort += self.replay_cost
+            found = rebuild_weighted(self.view, self.layout, dealt, self.judge)
+            if found is not None:
+                return found
+        return None
+
+    def _dealt(self, rng: random.Random) -> list[int] | None:
+        view, layout, weigh = self.view, self.layout, self.weigh
+        best: list[int] | None = None
+        best_weight = -1.0
+        for _ in range(self.draws if weigh is not None else 1):
+            self.effort += self.deal_cost
+            dealt = deal_hidden(layout, rng)
+            if dealt is None or weigh is None:
+                return dealt if dealt is not None else best
+            self.effort += 3
+            weight = weigh(dealing_of(view, layout, dealt)[0])
+            if rng.random() < weight:
+                return dealt
+            if weight > best_weight:
+                best, best_weight = dealt, weight
+        return best
 
 
 __all__ = [
@@ -354,6 +387,7 @@ __all__ = [
     "Judge",
     "Layout",
     "Weigher",
+    "WorldSampler",
     "deal_hidden",
     "dealing_of",
     "layout_of",
