@@ -9,10 +9,10 @@ sampled. Bids, the talon half, the discard and the game are the rules bot's.
 
 Work is counted in simulated decisions (a world's dealing and replay included, see
 :data:`WORLD_WORK`), so a decision is deterministic under the bot's seed: the search stops after
-``samples`` worlds or before a world the rest of the budget cannot pay for. The budget is the
-level's ``work`` times :data:`WORK_SCALE`, since an Austrian playout decision costs a fraction of
-a French one. When the budget cannot buy ``min_samples`` worlds (early in the deal, with many
-cards to try) the rules card is played at once. ``think``, when set, also stops the search on
+``samples`` worlds or before a world the rest of the level's ``work`` cannot pay for (an
+Austrian playout decision, about 45 µs, costs about as much as a French one). When the budget
+cannot buy ``min_samples`` worlds (early in the deal, with many cards to try) the rules card is
+played at once. ``think``, when set, also stops the search on
 the clock (then the result depends on the machine's speed).
 
 In the playouts each seat's rules bot is shown its view without the event log
@@ -39,9 +39,6 @@ from atout.engine.view import TrickView
 if TYPE_CHECKING:
     from atout.bots.expert.bot import ExpertConfig
 
-WORK_SCALE = 2
-"""The Austrian budget is ``WORK_SCALE`` × the level's ``work`` simulated decisions: a playout
-decision here (light view, rules bot) costs about half a French one."""
 WORLD_WORK = 12
 """A world's dealing, replay and the three views its playouts start from cost about 12 simulated
 decisions, plus a tenth of one per event of the view."""
@@ -180,7 +177,7 @@ class AustrianSearcher:
             return rules_card
         config = self.config
         start = time.perf_counter()
-        budget = config.work * WORK_SCALE
+        budget = config.work
         gone = layout_of(view).out_of_play
         for trick in view.tricks:
             gone |= trick.cards
@@ -234,7 +231,7 @@ def choose_austrian_card(
 
 
 __all__ = [
-    "WORK_SCALE",
+    "WORLD_WORK",
     "AustrianDecision",
     "AustrianSearcher",
     "card_values",
