@@ -55,8 +55,8 @@ def test_illegal_answers_are_refused_and_the_prompt_repeats(atout: Any) -> None:
 
 
 def test_a_taker_calls_discards_and_declares_then_plays_to_the_end(atout: Any) -> None:
-    # seed 48: the computer players all pass after "garde", so you take with five players
-    result = atout("play", "--players", "5", "--seed", "48", input=answers(bid="garde"))
+    # seed 48: random computer players all pass after "garde", so you take with five players
+    result = atout("play", "--players", "5", "--seed", "48", "--bot", "random", input=answers(bid="garde"))
     out = result.stdout
     assert result.exit_code == 0
     assert "You bid garde." in out
@@ -221,3 +221,18 @@ def test_play_in_a_real_terminal_prompts_and_quits() -> None:
         if proc.poll() is None:
             proc.kill()
         os.close(leader)
+
+
+def test_the_computer_players_are_chosen_by_name(atout: Any) -> None:
+    for bot in ("rules", "expert:strong"):
+        result = atout("play", "--seed", "3", "--bot", bot, input="quit\n")
+        assert result.exit_code == 0, result.stdout
+    for bot, message in (
+        ("cheat", "arena only"),
+        ("wizard", "unknown bot"),
+        ("expert:huge", "unknown expert level"),
+    ):
+        result = atout("play", "--bot", bot, input="quit\n")
+        assert result.exit_code == 2
+        assert message in result.stderr + result.stdout
+        assert "Traceback" not in result.stderr + result.stdout

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from atout.bots.random_bot import RandomBot
+from atout.bots.base import Bot
+from atout.bots.registry import make_bot
 from atout.cli.common import (
     GameOption,
     OptionsOption,
@@ -57,8 +58,18 @@ def play_command(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for a reproducible deal.")] = None,
     option: OptionsOption = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the deal's record to this file.")] = None,
+    bot: Annotated[
+        str,
+        typer.Option("--bot", "-b", help="The computer players: random, rules, expert, expert:strong."),
+    ] = "expert",
 ) -> None:
     """Play one deal against computer players, typing card names."""
+    if bot.strip().lower().partition(":")[0] == "cheat":
+        fail("--bot: the cheat bot sees every card; it is for the arena only")
+    try:
+        make_bot(bot)
+    except ValueError as exc:
+        fail(f"--bot: {exc}")
     rules = rules_from_cli(players, option, preset, game)
     players = rules.players
     if not 0 <= seat < players:
@@ -71,7 +82,8 @@ def play_command(
     console = Console(highlight=False)
     game = "Austrian Tarock" if rules.game == "austrian" else "French Tarot"
     console.print(f"[bold]{game} for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
-    finished = play_deal(deal, seat, {s: RandomBot(rng) for s in range(players) if s != seat}, console)
+    bots = {s: make_bot(bot, rng=rng) for s in range(players) if s != seat}
+    finished = play_deal(deal, seat, bots, console)
     if save is not None:
         try:
             save.write_text(write_record(deal, seed), encoding="utf-8")
@@ -82,7 +94,7 @@ def play_command(
         raise typer.Exit(0)
 
 
-def play_deal(deal: Deal, you: int, bots: dict[int, RandomBot], console: Console) -> bool:
+def play_deal(deal: Deal, you: int, bots: dict[int, Bot], console: Console) -> bool:
     """Run the deal to its end; False if the player quit."""
     told = 0
     while not deal.is_over():
