@@ -72,11 +72,15 @@ class ExpertConfig:
     not have made (:func:`.likelihood.play_judge`); 1: plays are not weighed."""
     simulations: int = 0
     """Dealings simulated per bid, call and écart (:mod:`.simulation`); 0: the rules bot's."""
+    all_bids: bool = False
+    """Simulate every legal bid, not only pass and the contracts next to the rules bot's bid."""
 
 
 LEVELS: dict[str, ExpertConfig] = {
     "fast": ExpertConfig(samples=24, work=600, solver_cards=3, min_samples=2, simulations=6),
-    "strong": ExpertConfig(samples=128, work=6000, solver_cards=4, min_samples=3, simulations=32),
+    "strong": ExpertConfig(
+        samples=128, work=6000, solver_cards=4, min_samples=3, simulations=32, all_bids=True
+    ),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
 
@@ -138,7 +142,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, simulations
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, simulations, all_bids
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -181,7 +185,10 @@ class ExpertBot:
         else:
             first = None
             rules_option = (rules_action,)
-            options = candidate_bids(legal, rules_action) if kind is ActionKind.BID else [(a,) for a in legal]
+            if kind is ActionKind.BID and not self.config.all_bids:
+                options = candidate_bids(legal, rules_action)
+            else:
+                options = [(a,) for a in legal]
         choice = choose_by_simulation(
             view, options, rules_option, self.rng, self.config.simulations, first=first
         )
