@@ -128,3 +128,15 @@ def test_arena_runs_expert_and_cheat() -> None:
     assert report["candidate"]["decisions"] > 0
     cheat = run_arena(ArenaSetup(Rules(players=3), "cheat", "rules", "rules", deals=1, seed=3))
     assert cheat["deals"] == 1
+
+
+def test_a_think_budget_replaces_the_work_budget() -> None:
+    """--think: the clock, not ``work``, bounds the search (here ``samples`` stops it first)."""
+    deal = random_ending(Rules(players=4), cards=6, rng=random.Random(4))
+    view, legal = deal.view(deal.current_player), deal.legal_actions()
+    counted = ExpertBot(ExpertConfig(samples=3, work=1, min_samples=1), rng=1)
+    clocked = ExpertBot(ExpertConfig(samples=3, work=1, min_samples=1, think=60.0), rng=1)
+    counted.choose(view, legal)
+    clocked.choose(view, legal)
+    assert counted.last is not None and counted.last.worlds == 0
+    assert clocked.last is not None and clocked.last.worlds == 3

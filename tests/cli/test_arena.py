@@ -124,3 +124,28 @@ def test_rules_beats_random(game: str) -> None:
     rules, deals = TARGETS[game]
     report = run_arena(ArenaSetup(rules, "rules", "random", "random", deals=deals, seed=1, resamples=500))
     assert report["ci95"][0] > 0, report["ci95"]
+
+
+def test_think_gives_every_expert_bot_a_clock_budget(atout: Any) -> None:
+    result = atout(
+        "arena",
+        "--candidate",
+        "expert",
+        "--baseline",
+        "rules",
+        "--reference",
+        "expert:strong",
+        "--think",
+        "0.01",
+        "--deals",
+        "1",
+        "-p",
+        "3",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stdout
+    report = json.loads(result.stdout)
+    assert report["candidate_bot"] == "expert:fast,think=0.01"
+    assert report["reference_bot"] == "expert:strong,think=0.01"
+    bad = atout("arena", "--think", "0", "--deals", "1")
+    assert bad.exit_code == 2 and "--think" in bad.stderr + bad.stdout

@@ -30,6 +30,19 @@ LEVELLED = ("expert",)
 """The bots that take a ``level``."""
 
 
+def with_think(spec: str, think: float | None) -> str:
+    """``spec`` (``name`` or ``name:level``) with a time budget per decision, in seconds, for
+    the bots that take one (``expert``); other bots are returned unchanged.
+
+    >>> with_think("expert", 0.2), with_think("expert:strong", 0.2), with_think("rules", 0.2)
+    ('expert:fast,think=0.2', 'expert:strong,think=0.2', 'rules')
+    """
+    name, _, level = spec.strip().lower().partition(":")
+    if think is None or name not in LEVELLED:
+        return spec
+    return f"{name}:{level or 'fast'},think={think}"
+
+
 def bot_names() -> tuple[str, ...]:
     """The names :func:`make_bot` knows."""
     return tuple(BOTS)

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from atout.arena import TRACKS, ArenaSetup, ClusterError, add_gap_closed, import_ray, run_arena
-from atout.bots.registry import make_bot
+from atout.bots.registry import make_bot, with_think
 from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOption, fail, rules_from_cli
 from atout.games import new_deal
 
@@ -46,6 +46,10 @@ def arena_command(
             "discards and declares (the same in both halves), the tested seat plays the cards.",
         ),
     ] = "full",
+    think: Annotated[
+        float | None,
+        typer.Option("--think", metavar="SECONDS", help="Time budget per decision of every expert bot."),
+    ] = None,
     ray_address: Annotated[
         str | None,
         typer.Option(
@@ -61,6 +65,12 @@ def arena_command(
         fail("--deals must be at least 1")
     if workers < 1:
         fail("--workers must be at least 1")
+    if think is not None:
+        if not think > 0:
+            fail("--think must be a positive number of seconds")
+        if level is not None:
+            candidate, level = f"{candidate}:{level}", None
+        candidate, baseline, reference = (with_think(b, think) for b in (candidate, baseline, reference))
     track = track.strip().lower()
     if track not in TRACKS:
         fail(f"--track must be one of {', '.join(TRACKS)}, not {track!r}")

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from atout.bots.base import Bot
-from atout.bots.registry import make_bot
+from atout.bots.registry import make_bot, with_think
 from atout.cli.common import (
     GameOption,
     OptionsOption,
@@ -62,8 +62,15 @@ def play_command(
         str,
         typer.Option("--bot", "-b", help="The computer players: random, rules, expert, expert:strong."),
     ] = "expert",
+    think: Annotated[
+        float | None,
+        typer.Option("--think", metavar="SECONDS", help="Time budget per decision of expert players."),
+    ] = None,
 ) -> None:
     """Play one deal against computer players, typing card names."""
+    if think is not None and not think > 0:
+        fail("--think must be a positive number of seconds")
+    bot = with_think(bot, think)
     if bot.strip().lower().partition(":")[0] == "cheat":
         fail("--bot: the cheat bot sees every card; it is for the arena only")
     try:

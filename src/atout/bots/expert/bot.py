@@ -8,8 +8,9 @@ playouts before), and plays the card of best mean value. Work is counted in simu
 (solver nodes / 20; a world's dealing and replay about a quarter of a decision per action), so a
 decision is deterministic under the bot's seed: the search stops after
 ``samples`` worlds or before a world the rest of ``work`` cannot pay for. ``think``, when
-set, also stops it on the clock (then the result depends on the machine's speed). With fewer
-than ``min_samples`` finished worlds the bot plays the rules bot's card.
+set, replaces ``work`` by the clock: no world is begun after ``think`` seconds (then the result
+depends on the machine's speed). With fewer than ``min_samples`` finished worlds the bot plays
+the rules bot's card.
 
 Bids, the 5-player call and the écart: by simulation (:mod:`.simulation`) when ``simulations``
 is set, else the rules bot's. Austrian Tarock card play: the same search with rules-bot playouts
@@ -57,7 +58,8 @@ class ExpertConfig:
     work: int = 160
     """Budget per decision in simulated decisions (solver nodes count 1/20 each)."""
     think: float | None = None
-    """Wall-clock cap per decision, seconds (``None``: none, the bot is deterministic)."""
+    """Clock budget per card decision in seconds, replacing ``work`` (``None``: ``work`` counts,
+    and the bot is deterministic under its seed)."""
     solver_cards: int = 3
     """Solve exactly once every hand holds at most this many cards."""
     min_samples: int = 2
@@ -224,12 +226,13 @@ class ExpertBot:
             # is begun only if the budget pays for it, and when the budget cannot buy
             # ``min_samples`` worlds the rules card is played at once
             cost += len(cards) * (view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1)
-            if config.min_samples * cost > config.work:
+            if config.think is None and config.min_samples * cost > config.work:
                 samples = 0
         for _ in range(samples):
-            if work + cost > config.work or (
-                config.think is not None and time.perf_counter() - start >= config.think
-            ):
+            if config.think is None:
+                if work + cost > config.work:
+                    break
+            elif time.perf_counter() - start >= config.think:
                 break
             before = sampler.effort
             found = sampler.draw(self.rng)
