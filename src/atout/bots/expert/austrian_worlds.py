@@ -36,6 +36,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from atout.bots.expert.worlds import deal_hidden
 from atout.cards import AUSTRIAN_DECK_MASK, BIT, KINGS_MASK, PLAIN_SUITS_MASK, SUIT_MASKS, TRUMP, cards_of
 from atout.engine.austrian.actions import BID_BASE, BID_NAMES, DISCARD_BASE, GAME_BASE, GAME_TYPES, TALON_BASE
 from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, AUSTRIAN_TRUMPS_MASK, HALF_CARDS, HAND_CARDS
@@ -160,69 +161,6 @@ def layout_of(view: AustrianView) -> AustrianLayout:
         played_by=tuple(played_by),
         out_of_play=out_of_play,
     )
-
-
-def deal_hidden(layout: AustrianLayout, rng: random.Random, tries: int = 20) -> list[int] | None:
-    """The hidden cards dealt into the layout's places (masks by place), or ``None`` when no
-    dealing exists (or, in theory, the sure dealing fails)."""
-    cards = cards_of(layout.hidden)
-    places = range(PLACES)
-    choices = {c: [p for p in places if layout.allowed[p] >> c & 1] for c in cards}
-    if sum(layout.sizes) != len(cards) or any(not choices[c] for c in cards):
-        return None
-    for _ in range(tries):
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: len(choices[c]))
-        room = list(layout.sizes)
-        masks = [0] * PLACES
-        for card in cards:
-            open_places = [p for p in choices[card] if room[p]]
-            if not open_places:
-                break
-            weights = [room[p] for p in open_places]
-            place = rng.choices(open_places, weights)[0] if len(open_places) > 1 else open_places[0]
-            room[place] -= 1
-            masks[place] |= BIT[card]
-        else:
-            return masks
-    return _deal_checked(layout, cards, choices, rng)
-
-
-def _deal_checked(
-    layout: AustrianLayout, cards: list[int], choices: dict[int, list[int]], rng: random.Random
-) -> list[int] | None:
-    """The slow, sure way: each card goes to a random place that keeps the rest dealable, judged
-    by Hall's condition (for every set of places, the cards that can only go there fit in them)."""
-    subsets = range(1, 1 << PLACES)
-    need = [0] * (1 << PLACES)
-    for card in cards:
-        need[sum(1 << p for p in choices[card])] += 1
-    room = list(layout.sizes)
-
-    def feasible() -> bool:
-        for subset in subsets:
-            cap = sum(room[p] for p in range(PLACES) if subset >> p & 1)
-            if sum(k for m, k in enumerate(need) if k and m & ~subset == 0) > cap:
-                return False
-        return True
-
-    if not feasible():
-        return None
-    masks = [0] * PLACES
-    rng.shuffle(cards)
-    for card in cards:
-        need[sum(1 << p for p in choices[card])] -= 1
-        options = [p for p in choices[card] if room[p]]
-        rng.shuffle(options)
-        for place in options:
-            room[place] -= 1
-            if feasible():
-                masks[place] |= BIT[card]
-                break
-            room[place] += 1
-        else:
-            return None
-    return masks
 
 
 def rebuild(view: AustrianView, layout: AustrianLayout, dealt: list[int]) -> AustrianDeal | None:

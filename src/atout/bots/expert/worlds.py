@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards
 from atout.cards import ALL_CARDS, BIT, cards_of
@@ -129,7 +130,18 @@ def layout_of(view: SeatView) -> Layout:
     )
 
 
-def deal_hidden(layout: Layout, rng: random.Random, tries: int = 20) -> list[int] | None:
+class Places(Protocol):
+    """Hidden cards and the places they may go (a French or an Austrian layout)."""
+
+    @property
+    def hidden(self) -> int: ...
+    @property
+    def sizes(self) -> tuple[int, ...]: ...
+    @property
+    def allowed(self) -> tuple[int, ...]: ...
+
+
+def deal_hidden(layout: Places, rng: random.Random, tries: int = 20) -> list[int] | None:
     """The hidden cards dealt into the layout's places (masks, seats then the extra place), or
     ``None`` when ``tries`` random attempts all reach a dead end."""
     cards = cards_of(layout.hidden)
@@ -156,7 +168,7 @@ def deal_hidden(layout: Layout, rng: random.Random, tries: int = 20) -> list[int
 
 
 def _deal_checked(
-    layout: Layout, cards: list[int], choices: dict[int, list[int]], rng: random.Random
+    layout: Places, cards: list[int], choices: dict[int, list[int]], rng: random.Random
 ) -> list[int] | None:
     """The slow, sure way: each card goes to a random place that keeps the rest dealable, judged
     by Hall's condition (for every set of places, the cards that can only go there fit in them)."""
@@ -386,6 +398,7 @@ __all__ = [
     "CHIEN_TAKEN",
     "Judge",
     "Layout",
+    "Places",
     "Weigher",
     "WorldSampler",
     "deal_hidden",
