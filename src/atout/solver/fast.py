@@ -8,8 +8,9 @@ hash table in arrays, the search an explicit stack of frames (no recursion).
 
 The module imports without numba (``AVAILABLE`` is then false and nothing here may be called);
 :func:`atout.solver.search.fast_module` decides whether a :class:`~atout.solver.search.Solver`
-uses it. Functions compile on first use (some seconds) and are cached on disk (numba's
-``cache=True``), so later processes load them in about a second.
+uses it. Functions compile on first use (tens of seconds) and are cached on disk (numba's
+``cache=True``), so later processes load them in about a second; ``python -m atout.solver.fast``
+compiles them ahead.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import importlib
 from typing import Any
 
 from atout.cards import BIT, EXCUSE, HALF_POINTS, SUIT_OF, cards_of
+from atout.rules import Rules
 from atout.solver.position import ExcuseState, Position
 from atout.solver.search import FIXED_CARDS, FIXED_RANK
 
@@ -863,6 +865,26 @@ class Kernel:
         return tuple(int(k) for k in key)
 
 
+def warm_up() -> float:
+    """Compile every function (or load it from numba's cache): a few tiny solves, one of them from
+    the last card of a trick; returns the seconds it took."""
+    import random
+    import time
+
+    from atout.solver.position import random_ending
+    from atout.solver.search import Solver
+
+    start = time.perf_counter()
+    for players in (3, 4, 5):
+        deal = random_ending(Rules(players=players), 3, random.Random(players), trick_cards=players - 1)
+        pos = Position.from_deal(deal)
+        Solver(pos, fast=True).solve()
+        solver = Solver(pos, fast=True)
+        solver.move_values()
+        solver._table_key(pos.play(cards_of(pos.legal_mask())[0]))
+    return time.perf_counter() - start
+
+
 def pack(xs: ExcuseState) -> int:
     """An Excuse state as the kernel packs it."""
     won_a, won_d, min_a, min_d, debt, public = xs
@@ -892,4 +914,9 @@ if AVAILABLE:
     _playout_jit: Any = _jit(_playout)
     _new_arrays_jit: Any = _jit(_new_arrays)
 
-__all__ = ["AVAILABLE", "MAX_CARDS", "Kernel", "Table", "fits", "new_table", "pack"]
+__all__ = ["AVAILABLE", "MAX_CARDS", "Kernel", "Table", "fits", "new_table", "pack", "warm_up"]
+
+if __name__ == "__main__":  # python -m atout.solver.fast: compile once, into numba's cache
+    if not AVAILABLE:
+        raise SystemExit("numba is not installed: pip install 'atout[solver-fast]'")
+    print(f"compiled (or loaded from the cache) in {warm_up():.1f} s")
