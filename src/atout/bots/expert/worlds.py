@@ -11,8 +11,8 @@ world is kept only if the rebuilt deal shows the seat exactly the view it has; s
 consistent with the view, whatever the sampler's shortcuts.
 
 The sampler is uniform over the layouts it accepts only approximately: cards with the fewest
-places are dealt first (retried on a dead end, then dealt one by one under Hall's condition, which
-never dead-ends); the plays are not weighted by how likely the other seats were to make them.
+places are dealt first, a group of cards with the same places at once (retried on a dead end,
+then dealt one by one under Hall's condition, which never dead-ends); the plays are not weighted by how likely the other seats were to make them.
 """
 
 from __future__ import annotations
@@ -143,28 +143,62 @@ class Places(Protocol):
 
 def deal_hidden(layout: Places, rng: random.Random, tries: int = 20) -> list[int] | None:
     """The hidden cards dealt into the layout's places (masks, seats then the extra place), or
-    ``None`` when ``tries`` random attempts all reach a dead end."""
-    cards = cards_of(layout.hidden)
-    places = range(len(layout.sizes))
-    choices = {c: [p for p in places if layout.allowed[p] >> c & 1] for c in cards}
-    if sum(layout.sizes) != len(cards) or any(not choices[c] for c in cards):
+    ``None`` when ``tries`` random attempts all reach a dead end.
+
+    Cards that may go to the same places form a group; groups with the fewest places are dealt
+    first (ties in random order), each by drawing as many free slots of its places as it has
+    cards, without replacement (so a place is picked in proportion to its room left)."""
+    groups = _card_groups(layout.hidden, layout.allowed)
+    if groups is None or sum(layout.sizes) != layout.hidden.bit_count():
         return None
+    sizes = layout.sizes
+    sample = rng.sample
     for _ in range(tries):
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: len(choices[c]))
-        room = list(layout.sizes)
+        order = groups if len(groups) < 2 else _tie_shuffled(groups, rng)
+        room = list(sizes)
         masks = [0] * len(room)
-        for card in cards:
-            open_places = [p for p in choices[card] if room[p]]
-            if not open_places:
+        for places, group in order:
+            slots = [p for p in places for _ in range(room[p])]
+            if len(slots) < len(group):
                 break
-            weights = [room[p] for p in open_places]
-            place = rng.choices(open_places, weights)[0] if len(open_places) > 1 else open_places[0]
-            room[place] -= 1
-            masks[place] |= BIT[card]
+            for card, place in zip(group, sample(slots, len(group)), strict=False):
+                room[place] -= 1
+                masks[place] |= BIT[card]
         else:
             return masks
+    cards = cards_of(layout.hidden)
+    choices = {c: list(places) for places, members in groups for c in members}
     return _deal_checked(layout, cards, choices, rng)
+
+
+_Groups = list[tuple[tuple[int, ...], tuple[int, ...]]]
+_GROUPS: dict[tuple[int, tuple[int, ...]], _Groups | None] = {}
+
+
+def _card_groups(hidden: int, allowed: tuple[int, ...]) -> _Groups | None:
+    """``(places, cards)`` of the hidden cards grouped by the places that may hold them, fewest
+    places first; ``None`` if a card has no place (memoised: one view asks for many dealings)."""
+    key = (hidden, allowed)
+    if key in _GROUPS:
+        return _GROUPS[key]
+    by_places: dict[tuple[int, ...], list[int]] = {}
+    for card in cards_of(hidden):
+        places = tuple(p for p, mask in enumerate(allowed) if mask >> card & 1)
+        by_places.setdefault(places, []).append(card)
+    groups: _Groups | None = sorted(((p, tuple(c)) for p, c in by_places.items()), key=lambda g: len(g[0]))
+    if groups and not groups[0][0]:
+        groups = None
+    if len(_GROUPS) > 4096:
+        _GROUPS.clear()
+    _GROUPS[key] = groups
+    return groups
+
+
+def _tie_shuffled(groups: _Groups, rng: random.Random) -> _Groups:
+    """The groups still fewest places first, groups with as many places in random order."""
+    keyed = [(len(places), rng.random(), places, cards) for places, cards in groups]
+    keyed.sort()
+    return [(places, cards) for _, _, places, cards in keyed]
 
 
 def _deal_checked(
