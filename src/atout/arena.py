@@ -11,6 +11,11 @@ bot makes every decision that is not a card play (bids, call, écart, declaratio
 talon, discard and game type), the same in both halves, so that only card play differs. The deals
 run in this process, over local processes, or over a Ray cluster (``ray_address``).
 
+With a checkpoint file (JSON Lines), every finished deal is appended to it at once, keyed by the
+run's setup; a later run with the same setup plays only the deals the file lacks, and its report is
+that of one uninterrupted run (a run with more deals extends the file: the deals' seeds are drawn in
+order from the run's seed).
+
 >>> report = run_arena(ArenaSetup(Rules(players=3), "rules", "random", "random", deals=2, seed=1))
 >>> report["deals"], len(report["ci95"]), sorted(report["candidate"])[:3]
 (2, 2, ['bids', 'decisions', 'mean_points_as_defender'])
@@ -18,7 +23,9 @@ run in this process, over local processes, or over a Ray cluster (``ray_address`
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
 import logging
 import multiprocessing
 import random
@@ -26,10 +33,10 @@ import socket
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from atout.bots.base import Bot
 from atout.bots.registry import make_bot
@@ -52,6 +59,10 @@ _DECLARE: Final = 1001
 
 class ClusterError(RuntimeError):
     """Ray is not installed, or the cluster cannot be reached; the message says which."""
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be read or written; the message names the file (and the line)."""
 
 
 @dataclass(frozen=True)
@@ -240,9 +251,15 @@ def _chunk(tasks: list[Task]) -> list[DealResult]:
     return [play_duplicate(*args) for args in tasks]
 
 
-def play_all(setup: ArenaSetup, workers: int = 1, ray_address: str | None = None) -> Iterator[DealResult]:
-    """Every deal's result, as they finish: here, over ``workers`` processes when more than one, or
-    over the Ray cluster at ``ray_address``. Records (``save_dir``) are written here, by the caller."""
+def play_all(
+    setup: ArenaSetup,
+    workers: int = 1,
+    ray_address: str | None = None,
+    skip: Collection[int] = frozenset(),
+) -> Iterator[DealResult]:
+    """Every deal's result but those whose index is in ``skip``, as they finish: here, over
+    ``workers`` processes when more than one, or over the Ray cluster at ``ray_address``. Records
+    (``save_dir``) are written here, by the caller."""
     names = (setup.candidate, setup.baseline, setup.reference)
     save_dir = setup.save_dir
     if save_dir is not None:
@@ -250,7 +267,10 @@ def play_all(setup: ArenaSetup, workers: int = 1, ray_address: str | None = None
     tasks: list[Task] = [
         (setup.options(), names, plan, save_dir is not None, setup.candidate_level, setup.track)
         for plan in deal_plan(setup)
+        if plan[0] not in skip
     ]
+    if not tasks:
+        return
     if ray_address is not None:
         results = _play_on_ray(tasks, ray_address)
     elif workers <= 1:
@@ -346,14 +366,35 @@ def run_arena(
     workers: int = 1,
     progress: Callable[[DealResult], None] | None = None,
     ray_address: str | None = None,
+    checkpoint: Path | None = None,
+    on_resume: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Play the whole match and gather the report's figures (the same wherever the deals ran)."""
+    """Play the whole match and gather the report's figures (the same wherever the deals ran).
+
+    With a ``checkpoint`` file, the deals it holds for this setup are read rather than played
+    (``on_resume`` is told how many; ``progress`` sees only the deals played), and every deal played
+    is appended to it as it finishes. :class:`CheckpointError` when the file cannot be used."""
     start = time.perf_counter()
     results: list[DealResult] = []
-    for result in play_all(setup, workers, ray_address):
-        results.append(result)
-        if progress is not None:
-            progress(result)
+    resumed = 0
+    if checkpoint is None:
+        for result in play_all(setup, workers, ray_address):
+            results.append(result)
+            if progress is not None:
+                progress(result)
+    else:
+        scan = _scan_checkpoint(checkpoint, setup)
+        results.extend(scan.results.values())
+        resumed = len(results)
+        if on_resume is not None:
+            on_resume(resumed)
+        key = checkpoint_setup(setup)
+        with _open_for_append(checkpoint, scan) as out:
+            for result in play_all(setup, workers, ray_address, skip=scan.results.keys()):
+                _append(checkpoint, out, key, result)
+                results.append(result)
+                if progress is not None:
+                    progress(result)
     results.sort(key=lambda r: r.index)
     elapsed = time.perf_counter() - start
     ds = [r.d for r in results]
@@ -368,6 +409,7 @@ def run_arena(
         "reference_bot": setup.reference,
         "track": setup.track,
         "deals": len(results),
+        "resumed": resumed,
         "seed": setup.seed,
         "games_played": 2 * sum(len(r.seats) for r in results),
         "mean_d": round(statistics.fmean(ds), 3),
@@ -381,16 +423,183 @@ def run_arena(
     }
 
 
+def checkpoint_setup(setup: ArenaSetup) -> dict[str, Any]:
+    """What decides a run's deal results, as plain JSON values: the key of its checkpoint lines.
+    Not the number of deals: the first n deals of every run with this key are the same."""
+    key = {
+        "options": setup.options(),
+        "candidate": setup.candidate,
+        "baseline": setup.baseline,
+        "reference": setup.reference,
+        "candidate_level": setup.candidate_level,
+        "track": setup.track,
+        "seed": setup.seed,
+    }
+    plain: dict[str, Any] = json.loads(json.dumps(key))
+    return plain
+
+
+def read_checkpoint(path: Path, setup: ArenaSetup) -> dict[int, DealResult]:
+    """The finished deals of ``setup`` (index below ``setup.deals``) in the checkpoint at ``path``,
+    by index, the first line of a deal winning; none when there is no such file.
+
+    Every line is checked, whatever its setup: :class:`CheckpointError` names the file and the
+    line. A last line cut short (no final newline, not JSON: a run killed while writing) is left out."""
+    return _scan_checkpoint(path, setup).results
+
+
+@dataclass
+class _Scan:
+    results: dict[int, DealResult]
+    size: int = 0
+    """Where the next line goes: the file's length less an unfinished last line."""
+    cut: bool = False
+    """Whether the file ends with an unfinished line (cut off before the next line)."""
+    newline: bool = False
+    """Whether the file's last line lacks its newline (written before the next line)."""
+
+
+def _scan_checkpoint(path: Path, setup: ArenaSetup) -> _Scan:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return _Scan({})
+    except IsADirectoryError:
+        raise CheckpointError(f"{path} is a folder, not a checkpoint file") from None
+    except OSError as exc:
+        raise CheckpointError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
+    key = checkpoint_setup(setup)
+    plan = deal_plan(setup)
+    results: dict[int, DealResult] = {}
+    lines = data.split(b"\n")
+    last = lines.pop()  # b"" when the file ends with a newline
+    cut = newline = False
+    if last.strip():
+        try:
+            json.loads(last)
+        except ValueError:
+            cut = True  # a line cut short by a killed run: dropped, then written over
+        else:
+            lines.append(last)
+            newline = True
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            line_key, result = _parse_line(line)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise CheckpointError(f"{path}, line {number}: {exc}") from None
+        if line_key != key or result.index >= setup.deals or result.index in results:
+            continue
+        if plan[result.index][1:] != (result.seed, result.dealer):
+            raise CheckpointError(
+                f"{path}, line {number}: deal {result.index} has another seed or dealer than this run's"
+            )
+        results[result.index] = result
+    return _Scan(results, len(data) - len(last) if cut else len(data), cut, newline)
+
+
+_SEAT_FIELDS: Final = ("score", "role", "made", "bids", "times")
+_LINE_FIELDS: Final = ("setup", "index", "seed", "dealer", "seats", "candidate", "baseline")
+
+
+def _parse_line(line: bytes) -> tuple[dict[str, Any], DealResult]:
+    """A checkpoint line's setup and deal; ``ValueError`` saying what is wrong."""
+    try:
+        obj = json.loads(line)
+    except ValueError as exc:
+        raise ValueError(f"not valid JSON ({exc})") from None
+    _need(isinstance(obj, dict), "not a JSON object")
+    missing = [name for name in _LINE_FIELDS if name not in obj]
+    _need(not missing, f"missing {', '.join(missing)}")
+    _need(isinstance(obj["setup"], dict), "setup is not an object")
+    for name in ("index", "seed", "dealer"):
+        _need(_is_int(obj[name]) and obj[name] >= 0, f"{name} is not a whole number")
+    seats = obj["seats"]
+    _need(isinstance(seats, list) and all(_is_int(s) for s in seats), "seats is not a list of seats")
+    candidate, baseline = ([_parse_seat(side, s) for s in _list(obj[side], side)] for side in SIDES)
+    _need(len(candidate) == len(baseline) == len(seats), "not one game per seat and side")
+    result = DealResult(obj["index"], obj["seed"], obj["dealer"], seats, candidate, baseline)
+    return obj["setup"], result
+
+
+def _parse_seat(side: str, obj: Any) -> Seat:
+    _need(isinstance(obj, dict), f"a {side} game is not an object")
+    missing = [name for name in _SEAT_FIELDS if name not in obj]
+    _need(not missing, f"a {side} game lacks {', '.join(missing)}")
+    score, role, made, bids, times = (obj[name] for name in _SEAT_FIELDS)
+    _need(_is_int(score), f"a {side} score is not a whole number")
+    _need(role is None or isinstance(role, str), f"a {side} role is not text")
+    _need(made is None or isinstance(made, bool), f"a {side} 'made' is not true, false or null")
+    _need(all(isinstance(b, str) for b in _list(bids, "bids")), f"a {side} bid is not text")
+    times = _list(times, "times")
+    _need(all(_is_int(t) or isinstance(t, float) for t in times), f"a {side} time is not a number")
+    return Seat(score, role, made, bids, [float(t) for t in times])
+
+
+def _need(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(message)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    _need(isinstance(value, list), f"{name} is not a list")
+    items: list[Any] = value
+    return items
+
+
+def _open_for_append(path: Path, scan: _Scan) -> IO[bytes]:
+    """The checkpoint opened to append lines: an unfinished last line cut off, a missing newline added."""
+    try:
+        out = path.open("ab")
+        try:
+            if scan.cut:
+                out.truncate(scan.size)
+            if scan.newline:
+                out.write(b"\n")
+                out.flush()
+        except BaseException:
+            out.close()
+            raise
+    except OSError as exc:
+        raise CheckpointError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+    return out
+
+
+def _append(path: Path, out: IO[bytes], key: dict[str, Any], result: DealResult) -> None:
+    """One finished deal as a line of the checkpoint, flushed at once (records left out)."""
+    fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result) if f.name != "records"}
+    line = {"setup": key, **fields}
+    line["candidate"] = [dataclasses.asdict(s) for s in result.candidate]
+    line["baseline"] = [dataclasses.asdict(s) for s in result.baseline]
+    try:
+        out.write(json.dumps(line, separators=(",", ":")).encode() + b"\n")
+        out.flush()
+    except OSError as exc:
+        raise CheckpointError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+
+
 def add_gap_closed(report: dict[str, Any], cheat_report: dict[str, Any]) -> dict[str, Any]:
     """The report with the ``cheat`` run's mean d beside it and "gap closed" = (A − R)/(cheat − R):
     both runs share the deals, baseline and reference, so that is mean d over the cheat's mean d.
+    ``cheat_resumed``: how many of the cheat's deals came from a checkpoint.
 
     >>> add_gap_closed({"mean_d": 5.0}, {"mean_d": 20.0, "ci95": [15.0, 25.0]})["gap_closed"]
     0.25
     """
     cheat_d = cheat_report["mean_d"]
     gap = round(report["mean_d"] / cheat_d, 4) if cheat_d else None
-    return {**report, "cheat_mean_d": cheat_d, "cheat_ci95": cheat_report["ci95"], "gap_closed": gap}
+    return {
+        **report,
+        "cheat_mean_d": cheat_d,
+        "cheat_ci95": cheat_report["ci95"],
+        "cheat_resumed": cheat_report.get("resumed", 0),
+        "gap_closed": gap,
+    }
 
 
 def side_figures(seats: list[Seat]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ KEYS = {
     "reference_bot",
     "track",
     "deals",
+    "resumed",
     "seed",
     "games_played",
     "mean_d",

@@ -11,7 +11,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from atout.arena import TRACKS, ArenaSetup, ClusterError, add_gap_closed, import_ray, run_arena
+from atout.arena import (
+    TRACKS,
+    ArenaSetup,
+    CheckpointError,
+    ClusterError,
+    add_gap_closed,
+    import_ray,
+    run_arena,
+)
 from atout.bots.registry import make_bot, with_think
 from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOption, fail, rules_from_cli
 from atout.games import new_deal
@@ -59,6 +67,15 @@ def arena_command(
             "instead of --workers; needs the ray extra.",
         ),
     ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            metavar="FILE",
+            help="JSON Lines file of finished deals: a run killed or stopped resumes from it, and a "
+            "later run with more --deals extends it.",
+        ),
+    ] = None,
 ) -> None:
     """Play duplicate deals: the candidate, then the baseline, in each seat against the reference."""
     if deals < 1:
@@ -97,6 +114,8 @@ def arena_command(
         fail(str(exc))
     if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
         fail(f"--save-dir: {save_dir} is not a folder")
+    if checkpoint is not None and checkpoint.is_dir():
+        fail(f"--checkpoint: {checkpoint} is a folder, not a checkpoint file")
     setup = ArenaSetup(
         rules, candidate, baseline, reference, deals, seed, save_dir, candidate_level=level, track=track
     )
@@ -104,7 +123,7 @@ def arena_command(
     if cheat:
         runs.append(ArenaSetup(rules, "cheat", baseline, reference, deals, seed, track=track))
     with Progress(
-        TextColumn("arena"),
+        TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -112,14 +131,32 @@ def arena_command(
         disable=json_output,
         transient=True,
     ) as bar:
-        task = bar.add_task("deals", total=deals * len(runs))
+        task = bar.add_task("arena", total=deals * len(runs))
+        left, resumed = deals * len(runs), 0
+
+        def on_resume(count: int) -> None:
+            """The bar counts the deals to play: those read from the checkpoint leave it."""
+            nonlocal left, resumed
+            left, resumed = left - count, resumed + count
+            if count:
+                bar.update(task, total=left, description=f"arena ({resumed} deals resumed)")
+
         try:
             reports = [
-                run_arena(run, workers, progress=lambda _: bar.advance(task), ray_address=ray_address)
+                run_arena(
+                    run,
+                    workers,
+                    progress=lambda _: bar.advance(task),
+                    ray_address=ray_address,
+                    checkpoint=checkpoint,
+                    on_resume=on_resume,
+                )
                 for run in runs
             ]
         except ClusterError as exc:
             fail(f"--ray: {exc}")
+        except CheckpointError as exc:
+            fail(f"--checkpoint: {exc}")
     report = reports[0] if not cheat else add_gap_closed(reports[0], reports[1])
     if json_output:
         typer.echo(json.dumps(report, indent=1))
@@ -140,6 +177,11 @@ def print_report(report: dict[str, Any]) -> None:
         f"{report['players']} players, seed {report['seed']}: {report['games_played']} games in "
         f"{report['seconds']:.1f} s{where}"
     )
+    if report.get("resumed"):
+        console.print(
+            f"{report['resumed']} of the {report['deals']} deals resumed from the checkpoint "
+            "(the time above is this run's alone)"
+        )
     console.print(TRACK_LINES[report.get("track", "full")])
     console.print(
         f"mean d = [bold]{report['mean_d']:+.2f}[/] per deal, 95% CI [{low:+.2f}, {high:+.2f}]: {verdict}"
