@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -177,12 +176,18 @@ def test_a_checkpoint_in_a_missing_folder_cannot_be_written(tmp_path: Path) -> N
         run_arena(_setup(1), checkpoint=tmp_path / "nowhere" / "run.jsonl")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
-def test_an_unreadable_checkpoint_fails_clearly(tmp_path: Path) -> None:
+def test_an_unreadable_checkpoint_fails_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     file = tmp_path / "run.jsonl"
     file.write_text("", encoding="utf-8")
-    file.chmod(0)
-    with pytest.raises(CheckpointError, match="cannot read"):
+    real_read = Path.read_bytes
+
+    def denied(path: Path) -> bytes:  # as for a file without read permission (root reads them all)
+        if path == file:
+            raise PermissionError(13, "Permission denied")
+        return real_read(path)
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(CheckpointError, match=r"cannot read .*Permission denied"):
         run_arena(_setup(1), checkpoint=file)
 
 
