@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atout.bots import make_bot
-from atout.bots.expert import ExpertBot, ExpertConfig
+from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig, austrian
 from atout.bots.expert.austrian import AustrianSearcher, distinct_cards, playout_value, playout_view
 from atout.bots.expert.austrian_worlds import (
     DISCARD,
@@ -98,7 +98,7 @@ def test_sampled_worlds_show_the_seat_exactly_its_view(seed: int, random_bids: b
     bot = random_bot if random_bids else rules_bot
     tried = made = 0
     while not deal.is_over():
-        if deal.phase == "play" and rng.random() < 0.25:
+        if deal.phase != "play" or rng.random() < 0.25:  # every decision before the play too
             tried += 3
             made += _check_worlds(deal, rng)
         legal = deal.legal_actions()
@@ -281,3 +281,102 @@ def test_make_bot_gives_the_austrian_expert() -> None:
     seat = deal.current_player
     bot = make_bot("expert", level="fast", rng=1)
     assert bot.choose(deal.view(seat), deal.legal_actions()) in deal.legal_actions()
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_play_to_end_is_the_rules_bot_s_game(seed: int) -> None:
+    """From any moment (bids included), the fast driver plays what the rules bot plays."""
+    rng = random.Random(seed)
+    deal = AustrianDeal.new(random_rules(rng), dealer=rng.randrange(3), rng=rng)
+    bot = RulesBot()
+    for _ in range(rng.randrange(30)):
+        if deal.is_over():
+            break
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    fast, slow = deal.clone(), deal.clone()
+    austrian.play_to_end(fast)
+    while not slow.is_over():
+        slow.apply(bot.choose(slow.view(slow.current_player), slow.legal_actions()))
+    assert fast.history == slow.history and fast.scores() == slow.scores()
+
+
+SIMULATING = dataclasses.replace(SMALL, simulations=3)
+
+
+def test_simulated_bids_talon_discard_and_game_are_legal_over_whole_games() -> None:
+    """RULES.md §5.2-5.3: the simulated bid, talon half, discard and game are legal actions, and
+    every kind of decision is simulated (threesomes come without game 2)."""
+    simulated: set[str] = set()
+    for seed in range(10):
+        rng = random.Random(seed)
+        rules = Rules(game="austrian", players=3, austrian_allow_game2=seed % 2 == 0)
+        deal = AustrianDeal.new(rules, dealer=seed % 3, rng=rng)
+        bots = [ExpertBot(SIMULATING, rng=seed + s) for s in range(3)]
+        while not deal.is_over():
+            seat, legal = deal.current_player, deal.legal_actions()
+            phase = str(deal.phase)
+            bot = bots[seat]
+            bot.last_simulation = None
+            action = bot.choose(deal.view(seat), legal)
+            assert action in legal
+            if bot.last_simulation is not None:
+                assert bot.last_simulation.dealings >= 2
+                simulated.add(phase)
+            deal.apply(action)
+    assert simulated == {"bidding", "talon", "discard", "game"}
+
+
+def _before_play(seed: int, phase: str) -> AustrianDeal | None:
+    rng = random.Random(seed)
+    rules = Rules(game="austrian", players=3, austrian_allow_game2=phase == "game")
+    deal = AustrianDeal.new(rules, dealer=rng.randrange(3), rng=rng)
+    bot = RulesBot()
+    while deal.phase != phase:
+        if deal.is_over() or deal.phase == "play":
+            return None
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    return deal
+
+
+def test_simulated_decisions_read_only_the_view() -> None:
+    """Hidden information stays hidden: two deals that show the seat the same view get the same
+    simulated bid, talon half and game."""
+    checked: set[str] = set()
+    for phase in ("bidding", "talon", "game"):
+        for seed in range(40):
+            deal = _before_play(seed, phase)
+            if deal is None:
+                continue
+            seat = deal.current_player
+            view = deal.view(seat)
+            other = sample_world(view, random.Random(seed))
+            if other is None or other.hands == deal.hands:
+                continue
+            choices = [
+                ExpertBot(SIMULATING, rng=seed).choose(d.view(seat), d.legal_actions()) for d in (deal, other)
+            ]
+            assert choices[0] == choices[1]
+            checked.add(phase)
+            break
+    assert checked == {"bidding", "talon", "game"}
+
+
+def test_the_cheat_plays_austrian_games_on_the_true_deal() -> None:
+    """The cheat's card is worth at least the rules card on the true deal, and its options (bid,
+    half, discard, game) are legal."""
+    for seed in range(4):
+        rng = random.Random(seed)
+        deal = AustrianDeal.new(random_rules(rng), dealer=seed % 3, rng=rng)
+        cheat, rules_bot = CheatBot(), RulesBot()
+        cheat.observe_deal(deal)
+        while not deal.is_over():
+            seat, legal = deal.current_player, deal.legal_actions()
+            view = deal.view(seat)
+            action = cheat.choose(view, legal)
+            assert action in legal
+            if deal.phase == "play" and len(legal) > 1:
+                rules_card = rules_bot.choose(view, legal)
+                mine = austrian.playout_value(deal, seat, action)[0]
+                assert mine >= austrian.playout_value(deal, seat, rules_card)[0]
+            deal.apply(action)

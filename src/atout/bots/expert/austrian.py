@@ -5,7 +5,9 @@ in each world values every distinct legal card by a playout: the card is played,
 bot plays every seat (the seat itself too) to the end of the deal; the value is the seat's final
 **engine score** for the deal. The card of best mean value over the worlds is played; the rules
 bot's card on ties, with fewer than ``min_samples`` finished worlds, or when no world can be
-sampled. Bids, the talon half, the discard and the game are the rules bot's.
+sampled. Bids, the talon half, the discard and the game: by simulation in
+:class:`~atout.bots.expert.bot.ExpertBot` over :func:`play_option` (every option played out by
+the rules bot on the same worlds), when the level sets ``simulations``.
 
 Work is counted in simulated decisions (a world's dealing and replay included, see
 :data:`WORLD_WORK`), so a decision is deterministic under the bot's seed: the search stops after
@@ -94,6 +96,37 @@ def playout_value(
         bases = [deal.view(s) for s in range(3)]
     world = deal.clone()
     world.apply(card)
+    steps = _play_cards(world, bases)
+    return float(world.scores()[seat]), steps
+
+
+def play_to_end(world: AustrianDeal) -> int:
+    """Play ``world`` to its end with the rules bot in every seat (bids, talon, discard, game,
+    cards); returns the number of decisions simulated."""
+    steps = 0
+    choose = _RULES.choose
+    while world.phase != "play":
+        if world.is_over():
+            return steps
+        world.apply(choose(world.view(world.current_player), world.legal_actions()))
+        steps += 1
+    return steps + _play_cards(world, [world.view(s) for s in range(3)])
+
+
+def play_option(deal: AustrianDeal, seat: int, option: Sequence[int]) -> tuple[float, int]:
+    """``seat``'s score after its ``option`` (actions in a row) and the rules bot everywhere to
+    the end of the deal, and the decisions simulated. Raises
+    :class:`~atout.engine.errors.IllegalActionError` for an illegal option."""
+    world = deal.clone()
+    for action in option:
+        world.apply(action)
+    steps = play_to_end(world)
+    return float(world.scores()[seat]), steps
+
+
+def _play_cards(world: AustrianDeal, bases: Sequence[AustrianView]) -> int:
+    """The card play to the end by the rules bot, each seat shown its :func:`playout_view` over
+    ``bases`` (views taken in the play phase, no later than ``world``'s moment)."""
     tricks = bases[0].tricks
     steps = 0
     choose = _RULES.choose
@@ -109,7 +142,19 @@ def playout_value(
         else:
             world.apply(choose(playout_view(world, player, bases[player], tricks, legal), legal))
         steps += 1
-    return float(world.scores()[seat]), steps
+    return steps
+
+
+def rules_discard(deal: AustrianDeal) -> tuple[int, ...]:
+    """The whole discard the rules bot makes from here (it reads only the declarer's view)."""
+    world = deal.clone()
+    declarer = world.current_player
+    out = []
+    while world.phase == "discard":
+        action = _RULES.choose(world.view(declarer), world.legal_actions())
+        world.apply(action)
+        out.append(action)
+    return tuple(out)
 
 
 def card_values(deal: AustrianDeal, seat: int, cards: Sequence[int]) -> tuple[dict[int, float], int]:
@@ -237,6 +282,9 @@ __all__ = [
     "card_values",
     "choose_austrian_card",
     "distinct_cards",
+    "play_option",
+    "play_to_end",
     "playout_value",
     "playout_view",
+    "rules_discard",
 ]

@@ -118,7 +118,7 @@ def _halves(view: AustrianView) -> tuple[int | None, int | None]:
 
 
 def layout_of(view: AustrianView) -> AustrianLayout:
-    """The layout an Austrian view in the card-play phase shows."""
+    """The layout an Austrian view shows, in any phase before the end."""
     me, declarer = view.seat, view.declarer
     played_by = [0] * SEATS
     for trick in view.tricks:
@@ -209,24 +209,30 @@ def _replay(deal: AustrianDeal, view: AustrianView, hidden_discards: int) -> Non
         ]
     plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
     bid_i = discard_i = play_i = 0
-    while play_i < len(plays) or deal.phase != "play":
+    while True:  # until the view's last action: its moment may be any phase
         phase = deal.phase
         if phase == "play":
+            if play_i == len(plays):
+                return
             action = plays[play_i]
             play_i += 1
         elif phase == "bidding":
+            if bid_i == len(bids):
+                return
             action = bids[bid_i]
             bid_i += 1
         elif phase == "talon":
             if view.talon_half is None:
-                raise ValueError("the view shows no talon choice")
+                return
             action = TALON_BASE + view.talon_half - 1
         elif phase == "discard":
+            if discard_i == len(discards):
+                return
             action = DISCARD_BASE + discards[discard_i]
             discard_i += 1
         elif phase == "game":
             if view.game_type not in GAME_TYPES:
-                raise ValueError("the view shows no game")
+                return
             action = GAME_BASE + GAME_TYPES.index(view.game_type)
         else:
             raise ValueError(f"the replay reached the {phase} phase")

@@ -14,9 +14,10 @@ the rules bot's card.
 
 Bids, the 5-player call and the écart: by simulation (:mod:`.simulation`) when ``simulations``
 is set, else the rules bot's. Austrian Tarock card play: the same search with rules-bot playouts
-(:mod:`.austrian`). Everything else (declarations, the Austrian talon half, discard and game),
-the other games (2 players, the dead-player table) and any view the sampler cannot fill: the
-rules bot.
+(:mod:`.austrian`); the Austrian bid, talon half, discard and game by the same simulation over
+worlds of :mod:`.austrian_worlds` (every legal bid, half and game; the rules bot's discard and
+each kingless suit it can empty). Everything else (declarations), the other games (2 players,
+the dead-player table) and any view the sampler cannot fill: the rules bot.
 """
 
 from __future__ import annotations
@@ -27,14 +28,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
 from atout.bots.base import View
+from atout.bots.expert import austrian
 from atout.bots.expert.austrian import choose_austrian_card
+from atout.bots.expert.austrian_worlds import sample_world as sample_austrian_world
 from atout.bots.expert.likelihood import TEMPERATURE, bid_weigher, play_judge
 from atout.bots.expert.search import card_values, distinct_cards
 from atout.bots.expert.simulation import (
+    Option,
     SimulatedChoice,
     candidate_bids,
     candidate_ecarts,
     choose_by_simulation,
+    compare_options,
     dealing,
     play_option,
     rules_ecart,
@@ -42,6 +47,8 @@ from atout.bots.expert.simulation import (
 from atout.bots.expert.worlds import WorldSampler
 from atout.bots.rules import RulesBot
 from atout.engine.actions import ACTIONS, DISCARD_BASE, ActionKind
+from atout.engine.austrian.actions import AustrianAction, AustrianActionKind
+from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import HAND_SIZE
 from atout.engine.errors import IllegalActionError
@@ -160,8 +167,14 @@ class ExpertBot:
     def choose(self, view: View, legal: Sequence[int]) -> int:
         """One of ``legal``, decided from ``view`` alone."""
         rules_action = self.rules.choose(view, legal)
-        if isinstance(view, AustrianView) and view.phase == "play" and len(legal) > 1:
-            return choose_austrian_card(view, legal, self.config, self.rng, rules_action)
+        if isinstance(view, AustrianView):
+            if len(legal) < 2:
+                return rules_action
+            if view.phase == "play":
+                return choose_austrian_card(view, legal, self.config, self.rng, rules_action)
+            if self.config.simulations > 0:
+                return self._simulate_austrian(view, legal, rules_action)
+            return rules_action
         if len(legal) < 2 or not isinstance(view, SeatView) or view.rules.five_player_mode == "dead_player":
             return rules_action
         kind = ACTIONS[legal[0]].kind
@@ -197,6 +210,44 @@ class ExpertBot:
         self.last_simulation = choice
         action = choice.option[0]
         if kind is ActionKind.DISCARD:
+            self._ecart_plan = choice.option[1:]
+            self._ecart_hand = view.hand & ~(1 << (action - DISCARD_BASE))
+        return next(a for a in legal if a == action)
+
+    def _simulate_austrian(self, view: AustrianView, legal: Sequence[int], rules_action: int) -> int:
+        """An Austrian bid, talon half, discard card or game chosen by simulation."""
+        discarding = AustrianAction(legal[0]).kind is AustrianActionKind.DISCARD
+        if discarding:
+            plan = self._ecart_plan
+            if plan and plan[0] in legal and view.discard and view.hand == self._ecart_hand:
+                self._ecart_plan = plan[1:]
+                self._ecart_hand = view.hand & ~(1 << (plan[0] - DISCARD_BASE))
+                return plan[0]
+        pending = sample_austrian_world(view, self.rng)
+        if pending is None:
+            return rules_action
+        rules_option: Option = (rules_action,)
+        options: list[Option] = [(a,) for a in legal]
+        if discarding:
+            rules_option = austrian.rules_discard(pending)
+            options = candidate_ecarts(view.hand, rules_option)
+
+        def draw() -> AustrianDeal | None:
+            nonlocal pending
+            world = pending if pending is not None else sample_austrian_world(view, self.rng)
+            pending = None
+            return world
+
+        choice = compare_options(
+            draw,
+            lambda world, option: austrian.play_option(world, view.seat, option),
+            options,
+            rules_option,
+            self.config.simulations,
+        )
+        self.last_simulation = choice
+        action = choice.option[0]
+        if discarding:
             self._ecart_plan = choice.option[1:]
             self._ecart_hand = view.hand & ~(1 << (action - DISCARD_BASE))
         return next(a for a in legal if a == action)
@@ -281,6 +332,8 @@ class CheatBot:
     def choose(self, view: View, legal: Sequence[int]) -> int:
         rules_action = self.rules.choose(view, legal)
         deal = self.deal
+        if isinstance(deal, AustrianDeal) and isinstance(view, AustrianView):
+            return self._choose_austrian(deal, view, legal, rules_action)
         if (
             len(legal) < 2
             or not isinstance(deal, FrenchDeal)
@@ -299,6 +352,41 @@ class CheatBot:
         if values.get(rules_action, float("-inf")) >= values[best]:
             best = rules_action
         return next(a for a in legal if a == best)
+
+    def _choose_austrian(
+        self, deal: AustrianDeal, view: AustrianView, legal: Sequence[int], rules_action: int
+    ) -> int:
+        """Austrian Tarock: each distinct card, or each option (bid, half, game, whole discard),
+        played out by the rules bot on the true deal; the rules bot's unless another does better."""
+        if len(legal) < 2 or deal.current_player != view.seat:
+            return rules_action
+        if view.phase == "play":
+            gone = 0
+            for trick in view.tricks:
+                gone |= trick.cards
+            groups = austrian.distinct_cards(legal, view.hand, gone, view.rules.austrian_jack_value)
+            card_worth, _ = austrian.card_values(deal, view.seat, list(groups))
+            rules_key = next(k for k, members in groups.items() if rules_action in members)
+            best = max(card_worth, key=lambda c: (card_worth[c], c == rules_key, -c))
+            return rules_action if card_worth[best] <= card_worth[rules_key] else best
+        if AustrianAction(legal[0]).kind is AustrianActionKind.DISCARD:
+            if self._ecart_plan and self._ecart_plan[0] in legal and view.discard:
+                action, self._ecart_plan = self._ecart_plan[0], self._ecart_plan[1:]
+                return action
+            rules_option = austrian.rules_discard(deal)
+            options = candidate_ecarts(view.hand, rules_option)
+        else:
+            rules_option = (rules_action,)
+            options = [(a,) for a in legal]
+        values: dict[Option, float] = {}
+        for option in options:
+            try:
+                values[option] = austrian.play_option(deal, view.seat, option)[0]
+            except IllegalActionError:
+                continue
+        chosen = max(values, key=lambda o: (values[o], o == rules_option))
+        self._ecart_plan = chosen[1:]
+        return next(a for a in legal if a == chosen[0])
 
     def _best_option(
         self, deal: FrenchDeal, view: SeatView, legal: Sequence[int], rules_action: int, kind: ActionKind

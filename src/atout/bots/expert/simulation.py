@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from atout.bots.expert.likelihood import bid_weight
 from atout.bots.rules import RulesBot
@@ -33,6 +34,7 @@ from atout.engine.view import SeatView
 
 _RULES = RulesBot()
 
+D = TypeVar("D")
 Option = tuple[int, ...]
 """The seat's actions in a row: one bid, one call, or every discard of an écart."""
 
@@ -169,18 +171,47 @@ def choose_by_simulation(
 ) -> SimulatedChoice:
     """The option of best mean score over ``dealings`` simulated dealings (see the module doc);
     ``first`` is a dealing already drawn, used first."""
+    pending = first
+
+    def draw() -> FrenchDeal | None:
+        nonlocal pending
+        deal = pending if pending is not None else dealing(view, rng)
+        pending = None
+        return deal
+
+    return compare_options(
+        draw,
+        lambda deal, option: play_option(deal, view.seat, option),
+        options,
+        rules_option,
+        dealings,
+        margin,
+    )
+
+
+def compare_options(
+    draw: Callable[[], D | None],
+    play: Callable[[D, Option], tuple[float, int]],
+    options: Sequence[Option],
+    rules_option: Option,
+    dealings: int,
+    margin: float = 1.0,
+) -> SimulatedChoice:
+    """The option of best mean score over ``dealings`` worlds from ``draw`` (any game), each
+    option valued by ``play`` (the seat's score and the decisions simulated) on the same worlds.
+    The rules option stands unless another beats it by more than ``margin`` standard errors of the
+    paired difference; an option ``play`` finds illegal (:class:`IllegalActionError`) is dropped."""
     live = list(dict.fromkeys([rules_option, *options]))
     scores: dict[Option, list[float]] = {o: [] for o in live}
     work = found = 0
     for _ in range(dealings):
-        deal = first if first is not None else dealing(view, rng)
-        first = None
+        deal = draw()
         if deal is None:
             break
         found += 1
         for option in list(live):
             try:
-                score, steps = play_option(deal, view.seat, option)
+                score, steps = play(deal, option)
             except IllegalActionError:
                 if option == rules_option:
                     raise
@@ -208,6 +239,7 @@ __all__ = [
     "candidate_bids",
     "candidate_ecarts",
     "choose_by_simulation",
+    "compare_options",
     "dealing",
     "play_option",
     "rules_ecart",
