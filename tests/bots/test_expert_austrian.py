@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from atout.bots import make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig, austrian
-from atout.bots.expert.austrian import AustrianSearcher, distinct_cards, playout_value, playout_view
+from atout.bots.expert.austrian import AustrianSearcher, distinct_cards, playout_value
 from atout.bots.expert.austrian_worlds import (
     DISCARD,
     TALON,
@@ -169,20 +169,6 @@ def test_distinct_cards_merge_touching_cards_of_equal_value() -> None:
     assert sorted(_card(c) for c in ("1H", "2H", "4H")) in [sorted(g) for g in groups.values()]
 
 
-def test_playout_views_are_the_engine_views_without_the_events() -> None:
-    rules_bot = RulesBot()
-    for seed in range(6):
-        deal = AustrianDeal.new(Rules(game="austrian", players=3), dealer=seed % 3, rng=seed)
-        while not deal.is_over():
-            seat = deal.current_player
-            view, legal = deal.view(seat), deal.legal_actions()
-            if deal.phase == "play":
-                light = playout_view(deal, seat, view, view.tricks)
-                assert dataclasses.replace(light, events=view.events) == view
-                assert rules_bot.choose(light, legal) == rules_bot.choose(view, legal)
-            deal.apply(rules_bot.choose(view, legal))
-
-
 def test_a_playout_matches_the_rules_bot_game() -> None:
     deal = AustrianDeal.new(Rules(game="austrian", players=3), dealer=0, rng=3)
     rules_bot = RulesBot()
@@ -283,7 +269,7 @@ def test_make_bot_gives_the_austrian_expert() -> None:
     assert bot.choose(deal.view(seat), deal.legal_actions()) in deal.legal_actions()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_play_to_end_is_the_rules_bot_s_game(seed: int) -> None:
     """From any moment (bids included), the fast driver plays what the rules bot plays."""

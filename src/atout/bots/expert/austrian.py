@@ -11,32 +11,32 @@ the rules bot on the same worlds), when the level sets ``simulations``.
 
 Work is counted in simulated decisions (a world's dealing and replay included, see
 :data:`WORLD_WORK`), so a decision is deterministic under the bot's seed: the search stops after
-``samples`` worlds or before a world the rest of the level's ``work`` cannot pay for (an
-Austrian playout decision, about 45 µs, costs about as much as a French one). When the budget
+``samples`` worlds or before a world the rest of the level's ``work`` cannot pay for. When the budget
 cannot buy ``min_samples`` worlds (early in the deal, with many cards to try) the rules card is
 played at once. ``think``, when set, also stops the search on
 the clock (then the result depends on the machine's speed).
 
-In the playouts each seat's rules bot is shown its view without the event log
-(:func:`playout_view`): every field the rules bot's card play reads is the engine's own, built at
-a fraction of the cost.
+The playouts' card plays build the rules bot's play table from the deal itself, with no view
+(:func:`play_to_end`; the same decisions as the rules bot on the seats' views, tested): about
+2.6× faster than views without their event log.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from atout.bots.expert.austrian_worlds import layout_of, sample_world
 from atout.bots.rules import RulesBot
-from atout.engine.austrian.actions import AustrianAction
+from atout.bots.rules.knowledge import AUSTRIAN_PACKS, Table
+from atout.bots.rules.play import choose_card
+from atout.cards import BIT, TRUMP
 from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, STRENGTH, card_value
 from atout.engine.austrian.deal import N_TRICKS, AustrianDeal
 from atout.engine.austrian.view import AustrianView
-from atout.engine.view import TrickView
 
 if TYPE_CHECKING:
     from atout.bots.expert.bot import ExpertConfig
@@ -47,43 +47,6 @@ decisions, plus a tenth of one per event of the view."""
 CARDS_IN_PLAY = 3 * N_TRICKS
 
 _RULES = RulesBot()
-
-
-def playout_view(
-    deal: AustrianDeal,
-    seat: int,
-    base: AustrianView,
-    tricks: tuple[TrickView, ...],
-    legal: Sequence[AustrianAction] | None = None,
-) -> AustrianView:
-    """``seat``'s view of ``deal`` in the card-play phase, without the event log: ``base`` (a view of
-    the same seat taken earlier in the play) gives what does not change during play, ``tricks`` the
-    finished tricks, ``legal`` the current player's legal actions when already known."""
-    if seat == deal.current_player:
-        legal_actions = tuple(deal.legal_actions() if legal is None else legal)
-    else:
-        legal_actions = ()
-    return AustrianView(
-        seat=seat,
-        dealer=base.dealer,
-        rules=base.rules,
-        phase="play",
-        current_player=deal.current_player,
-        hand=deal.hands[seat],
-        legal_actions=legal_actions,
-        bids=base.bids,
-        declarer=base.declarer,
-        bid=base.bid,
-        talon_half=base.talon_half,
-        game_type=base.game_type,
-        first_half=base.first_half,
-        second_half=base.second_half,
-        discard=base.discard,
-        trick=tuple(zip(deal.trick_seat_order(), deal.trick_cards, strict=False)),
-        tricks=tricks,
-        events=(),
-        scores=None,
-    )
 
 
 def playout_value(
@@ -125,24 +88,106 @@ def play_option(deal: AustrianDeal, seat: int, option: Sequence[int]) -> tuple[f
 
 
 def _play_cards(world: AustrianDeal, bases: Sequence[AustrianView]) -> int:
-    """The card play to the end by the rules bot, each seat shown its :func:`playout_view` over
-    ``bases`` (views taken in the play phase, no later than ``world``'s moment)."""
-    tricks = bases[0].tricks
+    """The card play to the end by the rules bot, without views: each card decision builds the
+    table :func:`~atout.bots.rules.austrian.austrian_table` would read from the seat's view, from
+    the deal itself (cards played and voids kept up to date card by card) and from ``bases``
+    (each seat's view taken in the play phase, for what it saw of the talon and the discard)."""
+    pack = AUSTRIAN_PACKS[world.rules.austrian_jack_value]
+    declarer = world.declarer
+    inverted = world.game_type == "35_or_less"
+    out = [_out_of_play(base) for base in bases]
+    goods = [_good_for(me, declarer, inverted) for me in range(3)]
+    voids: dict[int, set[int]] = {}
+    played = won_by = 0
+    for seats, cards, winner in world.tricks:
+        won_by |= 1 << winner
+        _add_voids(voids, tuple(zip(seats, cards, strict=True)))
+        for card in cards:
+            played |= BIT[card]
+    plays: tuple[tuple[int, int], ...] = tuple(zip(world.trick_seat_order(), world.trick_cards, strict=False))
+    led = _add_voids(voids, plays)
+    for _, card in plays:
+        played |= BIT[card]
+    deck, suit_of, hands = pack.deck, AUSTRIAN_SUIT_OF, world.hands
     steps = 0
-    choose = _RULES.choose
     while not world.is_over():
-        if len(world.tricks) > len(tricks):
-            tricks = tricks + tuple(
-                TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in world.tricks[len(tricks) :]
-            )
-        player = world.current_player
-        legal = world.legal_actions()
-        if len(legal) == 1:  # what the rules bot plays with one legal card, without its view
-            world.apply(legal[0])
+        me = world.current_player
+        legal = world.legal_play_mask()
+        if legal & (legal - 1) == 0:  # what the rules bot plays with one legal card
+            card = legal.bit_length() - 1
         else:
-            world.apply(choose(playout_view(world, player, bases[player], tricks, legal), legal))
+            good = goods[me]
+            hand = hands[me]
+            in_trick = {s for s, _ in plays}
+            table = Table(
+                pack,
+                me,
+                hand,
+                legal,
+                plays,
+                tuple(s for s in range(3) if s != me and s not in in_trick),
+                deck & ~played & ~hand & ~out[me],
+                voids,
+                good,
+                me == declarer,
+                declarer,
+                all(good(s) for s in range(3) if won_by >> s & 1),
+                hand.bit_count(),
+            )
+            card = choose_card(table)
+        world.apply(card)
         steps += 1
+        played |= BIT[card]
+        suit = suit_of[card]
+        if led < 0:
+            led = suit
+        elif suit != led:
+            shown = voids.setdefault(me, set())
+            shown.add(led)
+            if suit != TRUMP:
+                shown.add(TRUMP)
+        if world.trick_cards:
+            plays += ((me, card),)
+        else:  # the card ended the trick
+            won_by |= 1 << world.tricks[-1][2]
+            plays = ()
+            led = -1
     return steps
+
+
+def _out_of_play(view: AustrianView) -> int:
+    """The cards the seat sees out of play: the discard it sees, the unused half it saw."""
+    out = view.discard
+    if view.talon_half == 1 and view.second_half is not None:
+        out |= view.second_half
+    elif view.talon_half == 2 and view.first_half is not None:
+        out |= view.first_half
+    return out
+
+
+def _good_for(me: int, declarer: int, inverted: bool) -> Callable[[int], bool]:
+    """Whether a trick won by a seat is good for ``me`` (in game 2 the sides' wishes swap)."""
+
+    def good(seat: int) -> bool:
+        friend = seat == me or (seat != declarer and me != declarer)
+        return friend != inverted
+
+    return good
+
+
+def _add_voids(voids: dict[int, set[int]], plays: tuple[tuple[int, int], ...]) -> int:
+    """Add the voids one trick's plays show; returns the led suit (-1 if none)."""
+    led = -1
+    for seat, card in plays:
+        suit = AUSTRIAN_SUIT_OF[card]
+        if led < 0:
+            led = suit
+        elif suit != led:
+            shown = voids.setdefault(seat, set())
+            shown.add(led)
+            if suit != TRUMP:
+                shown.add(TRUMP)
+    return led
 
 
 def rules_discard(deal: AustrianDeal) -> tuple[int, ...]:
@@ -285,6 +330,5 @@ __all__ = [
     "play_option",
     "play_to_end",
     "playout_value",
-    "playout_view",
     "rules_discard",
 ]
