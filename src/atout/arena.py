@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from atout.bots.base import Bot
 from atout.bots.registry import make_bot
 from atout.engine.dead_player import DeadPlayerDeal
@@ -499,57 +501,42 @@ def _scan_checkpoint(path: Path, setup: ArenaSetup) -> _Scan:
     return _Scan(results, len(data) - len(last) if cut else len(data), cut, newline)
 
 
-_SEAT_FIELDS: Final = ("score", "role", "made", "bids", "times")
-_LINE_FIELDS: Final = ("setup", "index", "seed", "dealer", "seats", "candidate", "baseline")
+class _SeatLine(BaseModel):
+    """One tested seat's game as a checkpoint line holds it."""
+
+    model_config = ConfigDict(strict=True)
+    score: int
+    role: str | None
+    made: bool | None
+    bids: list[str]
+    times: list[float]
+
+
+class _DealLine(BaseModel):
+    """A checkpoint line: the run's setup and one finished deal."""
+
+    model_config = ConfigDict(strict=True)
+    setup: dict[str, Any]
+    index: int = Field(ge=0)
+    seed: int = Field(ge=0)
+    dealer: int = Field(ge=0)
+    seats: list[int]
+    candidate: list[_SeatLine]
+    baseline: list[_SeatLine]
 
 
 def _parse_line(line: bytes) -> tuple[dict[str, Any], DealResult]:
     """A checkpoint line's setup and deal; ``ValueError`` saying what is wrong."""
     try:
-        obj = json.loads(line)
-    except ValueError as exc:
-        raise ValueError(f"not valid JSON ({exc})") from None
-    _need(isinstance(obj, dict), "not a JSON object")
-    missing = [name for name in _LINE_FIELDS if name not in obj]
-    _need(not missing, f"missing {', '.join(missing)}")
-    _need(isinstance(obj["setup"], dict), "setup is not an object")
-    for name in ("index", "seed", "dealer"):
-        _need(_is_int(obj[name]) and obj[name] >= 0, f"{name} is not a whole number")
-    seats = obj["seats"]
-    _need(isinstance(seats, list) and all(_is_int(s) for s in seats), "seats is not a list of seats")
-    candidate, baseline = ([_parse_seat(side, s) for s in _list(obj[side], side)] for side in SIDES)
-    _need(len(candidate) == len(baseline) == len(seats), "not one game per seat and side")
-    result = DealResult(obj["index"], obj["seed"], obj["dealer"], seats, candidate, baseline)
-    return obj["setup"], result
-
-
-def _parse_seat(side: str, obj: Any) -> Seat:
-    _need(isinstance(obj, dict), f"a {side} game is not an object")
-    missing = [name for name in _SEAT_FIELDS if name not in obj]
-    _need(not missing, f"a {side} game lacks {', '.join(missing)}")
-    score, role, made, bids, times = (obj[name] for name in _SEAT_FIELDS)
-    _need(_is_int(score), f"a {side} score is not a whole number")
-    _need(role is None or isinstance(role, str), f"a {side} role is not text")
-    _need(made is None or isinstance(made, bool), f"a {side} 'made' is not true, false or null")
-    _need(all(isinstance(b, str) for b in _list(bids, "bids")), f"a {side} bid is not text")
-    times = _list(times, "times")
-    _need(all(_is_int(t) or isinstance(t, float) for t in times), f"a {side} time is not a number")
-    return Seat(score, role, made, bids, [float(t) for t in times])
-
-
-def _need(condition: bool, message: str) -> None:
-    if not condition:
-        raise ValueError(message)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _list(value: Any, name: str) -> list[Any]:
-    _need(isinstance(value, list), f"{name} is not a list")
-    items: list[Any] = value
-    return items
+        obj = _DealLine.model_validate_json(line)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ValueError(f"{where}: {first['msg']}" if where else first["msg"]) from None
+    if not len(obj.candidate) == len(obj.baseline) == len(obj.seats):
+        raise ValueError("not one game per seat and side")
+    candidate, baseline = ([Seat(**s.model_dump()) for s in side] for side in (obj.candidate, obj.baseline))
+    return obj.setup, DealResult(obj.index, obj.seed, obj.dealer, obj.seats, candidate, baseline)
 
 
 def _open_for_append(path: Path, scan: _Scan) -> IO[bytes]:

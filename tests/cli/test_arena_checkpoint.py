@@ -136,18 +136,19 @@ def _good_line(file: Path) -> dict[str, Any]:
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda line: "not json", "not valid JSON"),
-        (lambda line: "[1, 2]", "not a JSON object"),
-        (lambda line: json.dumps({k: v for k, v in line.items() if k != "seats"}), "missing seats"),
-        (lambda line: json.dumps({**line, "index": -1}), "index is not a whole number"),
+        (lambda line: "not json", "Invalid JSON"),
+        (lambda line: "[1, 2]", "Input should be an object"),
+        (lambda line: json.dumps({k: v for k, v in line.items() if k != "seats"}), "seats: Field required"),
+        (lambda line: json.dumps({**line, "index": -1}), "index: Input should be greater than or equal to 0"),
+        (lambda line: json.dumps({**line, "index": True}), "index: Input should be a valid integer"),
         (
             lambda line: json.dumps({**line, "candidate": [{"score": 1}] * 3}),
-            "a candidate game lacks role, made, bids, times",
+            "candidate.0.role: Field required",
         ),
         (lambda line: json.dumps({**line, "baseline": line["baseline"][:1]}), "not one game per seat"),
         (lambda line: json.dumps({**line, "seed": 12, "index": 1}), "deal 1 has another seed or dealer"),
     ],
-    ids=["json", "object", "field", "index", "seat", "seats", "plan"],
+    ids=["json", "object", "field", "index", "bool", "seat", "seats", "plan"],
 )
 def test_a_bad_middle_line_fails_clearly(atout: Any, tmp_path: Path, change: Any, message: str) -> None:
     file = tmp_path / "run.jsonl"
