@@ -33,7 +33,8 @@ from atout.bots.expert.austrian_worlds import layout_of, sample_world
 from atout.bots.rules import RulesBot
 from atout.bots.rules.knowledge import AUSTRIAN_PACKS, Table
 from atout.bots.rules.play import choose_card
-from atout.cards import BIT, TRUMP
+from atout.bots.rules.playout import add_trick_voids, note_play
+from atout.cards import BIT
 from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, STRENGTH, card_value
 from atout.engine.austrian.deal import N_TRICKS, AustrianDeal
 from atout.engine.austrian.view import AustrianView
@@ -101,14 +102,14 @@ def _play_cards(world: AustrianDeal, bases: Sequence[AustrianView]) -> int:
     played = won_by = 0
     for seats, cards, winner in world.tricks:
         won_by |= 1 << winner
-        _add_voids(voids, tuple(zip(seats, cards, strict=True)))
+        add_trick_voids(voids, tuple(zip(seats, cards, strict=True)), AUSTRIAN_SUIT_OF, -1)
         for card in cards:
             played |= BIT[card]
     plays: tuple[tuple[int, int], ...] = tuple(zip(world.trick_seat_order(), world.trick_cards, strict=False))
-    led = _add_voids(voids, plays)
+    led = add_trick_voids(voids, plays, AUSTRIAN_SUIT_OF, -1)
     for _, card in plays:
         played |= BIT[card]
-    deck, suit_of, hands = pack.deck, AUSTRIAN_SUIT_OF, world.hands
+    deck, hands = pack.deck, world.hands
     steps = 0
     while not world.is_over():
         me = world.current_player
@@ -138,14 +139,7 @@ def _play_cards(world: AustrianDeal, bases: Sequence[AustrianView]) -> int:
         world.apply(card)
         steps += 1
         played |= BIT[card]
-        suit = suit_of[card]
-        if led < 0:
-            led = suit
-        elif suit != led:
-            shown = voids.setdefault(me, set())
-            shown.add(led)
-            if suit != TRUMP:
-                shown.add(TRUMP)
+        led = note_play(voids, me, card, led, AUSTRIAN_SUIT_OF, -1)
         if world.trick_cards:
             plays += ((me, card),)
         else:  # the card ended the trick
@@ -173,21 +167,6 @@ def _good_for(me: int, declarer: int, inverted: bool) -> Callable[[int], bool]:
         return friend != inverted
 
     return good
-
-
-def _add_voids(voids: dict[int, set[int]], plays: tuple[tuple[int, int], ...]) -> int:
-    """Add the voids one trick's plays show; returns the led suit (-1 if none)."""
-    led = -1
-    for seat, card in plays:
-        suit = AUSTRIAN_SUIT_OF[card]
-        if led < 0:
-            led = suit
-        elif suit != led:
-            shown = voids.setdefault(seat, set())
-            shown.add(led)
-            if suit != TRUMP:
-                shown.add(TRUMP)
-    return led
 
 
 def rules_discard(deal: AustrianDeal) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ over many deals, rules and starting points, that both drivers play the very same
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from atout.bots.rules import RulesBot
 from atout.bots.rules.knowledge import FRENCH_PACK, Table
@@ -86,11 +86,11 @@ def _play_cards(deal: FrenchDeal) -> int:
     won_by = 0  # mask of the seats that won a finished trick
     for trick_seats, cards, winner in deal.tricks:
         won_by |= 1 << winner
-        _add_trick(voids, tuple(zip(trick_seats, cards, strict=False)))
+        add_trick_voids(voids, tuple(zip(trick_seats, cards, strict=False)))
         for card in cards:
             played |= BIT[card]
     plays = tuple(zip(deal.trick_seat_order(), deal.trick_cards, strict=False))
-    led = _add_trick(voids, plays)
+    led = add_trick_voids(voids, plays)
     in_trick = 0
     for seat, card in plays:
         played |= BIT[card]
@@ -160,15 +160,7 @@ def _play_cards(deal: FrenchDeal) -> int:
         played |= BIT[card]
         plays += ((me, card),)
         in_trick |= 1 << me
-        if card != EXCUSE:
-            suit = SUIT_OF[card]
-            if led < 0:
-                led = suit
-            elif suit != led:
-                shown = voids.setdefault(me, set())
-                shown.add(led)
-                if suit != TRUMP:
-                    shown.add(TRUMP)
+        led = note_play(voids, me, card, led)
         if not deal.trick_cards:  # the card ended the trick
             won_by |= 1 << winners[-1]
             plays = ()
@@ -205,22 +197,41 @@ def _seat_knowledge(key: int) -> _Knowledge:
     return found
 
 
-def _add_trick(voids: dict[int, set[int]], plays: tuple[tuple[int, int], ...]) -> int:
+def add_trick_voids(
+    voids: dict[int, set[int]],
+    plays: tuple[tuple[int, int], ...],
+    suit_of: Sequence[int] = SUIT_OF,
+    excuse: int = EXCUSE,
+) -> int:
     """Add the voids one trick shows (as :func:`~atout.bots.rules.knowledge.voids_of` reads them);
     returns the suit led (-1 while only the Excuse, or nothing, has been played)."""
     led = -1
     for seat, card in plays:
-        if card == EXCUSE:
-            continue
-        suit = SUIT_OF[card]
-        if led < 0:
-            led = suit
-        elif suit != led:
-            shown = voids.setdefault(seat, set())
-            shown.add(led)
-            if suit != TRUMP:
-                shown.add(TRUMP)
+        led = note_play(voids, seat, card, led, suit_of, excuse)
     return led
 
 
-__all__ = ["play_to_end", "play_to_end_slow"]
+def note_play(
+    voids: dict[int, set[int]],
+    seat: int,
+    card: int,
+    led: int,
+    suit_of: Sequence[int] = SUIT_OF,
+    excuse: int = EXCUSE,
+) -> int:
+    """Add the void ``seat`` shows by playing ``card`` to a trick led in ``led`` (-1: none yet; a
+    plain card off suit shows trumps lacking too); returns the suit led after the card."""
+    if card == excuse:
+        return led
+    suit = suit_of[card]
+    if led < 0:
+        return suit
+    if suit != led:
+        shown = voids.setdefault(seat, set())
+        shown.add(led)
+        if suit != TRUMP:
+            shown.add(TRUMP)
+    return led
+
+
+__all__ = ["add_trick_voids", "note_play", "play_to_end", "play_to_end_slow"]
