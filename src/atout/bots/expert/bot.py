@@ -187,11 +187,9 @@ class ExpertBot:
     def _simulate(self, view: SeatView, legal: Sequence[int], rules_action: int, kind: ActionKind) -> int:
         """A bid, call or écart card chosen by simulation (:mod:`.simulation`)."""
         if kind is ActionKind.DISCARD:
-            plan = self._ecart_plan
-            if plan and plan[0] in legal and view.ecart and view.hand == self._ecart_hand:
-                self._ecart_plan = plan[1:]
-                self._ecart_hand = view.hand & ~(1 << (plan[0] - DISCARD_BASE))
-                return plan[0]
+            planned = self._planned_discard(legal, bool(view.ecart), view.hand)
+            if planned is not None:
+                return planned
             first = dealing(view, self.rng)
             if first is None:
                 return rules_action
@@ -208,21 +206,17 @@ class ExpertBot:
             view, options, rules_option, self.rng, self.config.simulations, first=first
         )
         self.last_simulation = choice
-        action = choice.option[0]
         if kind is ActionKind.DISCARD:
-            self._ecart_plan = choice.option[1:]
-            self._ecart_hand = view.hand & ~(1 << (action - DISCARD_BASE))
-        return next(a for a in legal if a == action)
+            self._plan_discards(choice.option, view.hand)
+        return next(a for a in legal if a == choice.option[0])
 
     def _simulate_austrian(self, view: AustrianView, legal: Sequence[int], rules_action: int) -> int:
         """An Austrian bid, talon half, discard card or game chosen by simulation."""
         discarding = AustrianAction(legal[0]).kind is AustrianActionKind.DISCARD
         if discarding:
-            plan = self._ecart_plan
-            if plan and plan[0] in legal and view.discard and view.hand == self._ecart_hand:
-                self._ecart_plan = plan[1:]
-                self._ecart_hand = view.hand & ~(1 << (plan[0] - DISCARD_BASE))
-                return plan[0]
+            planned = self._planned_discard(legal, bool(view.discard), view.hand)
+            if planned is not None:
+                return planned
         pending = sample_austrian_world(view, self.rng)
         if pending is None:
             return rules_action
@@ -246,11 +240,23 @@ class ExpertBot:
             self.config.simulations,
         )
         self.last_simulation = choice
-        action = choice.option[0]
         if discarding:
-            self._ecart_plan = choice.option[1:]
-            self._ecart_hand = view.hand & ~(1 << (action - DISCARD_BASE))
-        return next(a for a in legal if a == action)
+            self._plan_discards(choice.option, view.hand)
+        return next(a for a in legal if a == choice.option[0])
+
+    def _planned_discard(self, legal: Sequence[int], begun: bool, hand: int) -> int | None:
+        """The next card of the écart (or Austrian discard) chosen at its first card, if the
+        discarding goes on as planned (``begun``: the seat has already discarded)."""
+        plan = self._ecart_plan
+        if plan and plan[0] in legal and begun and hand == self._ecart_hand:
+            self._plan_discards(plan, hand)
+            return plan[0]
+        return None
+
+    def _plan_discards(self, option: Option, hand: int) -> None:
+        """Remember the rest of a chosen écart, to discard it card by card."""
+        self._ecart_plan = option[1:]
+        self._ecart_hand = hand & ~(1 << (option[0] - DISCARD_BASE))
 
     def _search(self, view: SeatView, legal: Sequence[int], rules_card: int) -> int:
         config = self.config
