@@ -1,0 +1,164 @@
+"""How close the expert's sampled worlds come to the true deal, with and without inference.
+
+Run with ``.venv/bin/python bench/inference.py [--players 4] [--deals N] [--worlds W] [--seed S]
+[--every K] [--mismatch M ...] [--json]``. Deals are played by the rules bot in every seat (so the
+likelihood model is exact); at every ``K``-th card decision with hidden cards left, the seat to
+play draws ``W`` worlds from its own view, the same number each way: plain sampling, bids weighed
+(:func:`~atout.bots.expert.likelihood.bid_weigher`), and bids weighed with plays judged by
+:func:`~atout.bots.expert.likelihood.play_judge` (importance weights, one factor ``M`` per play
+the rules bot would not have made there). A world's accuracy is the share of the seat's hidden
+cards it puts where they truly are (another seat's hand, the chien or the hidden écart); with
+importance weights the mean is weighted. The table gives each way's mean accuracy over the
+decisions and its paired difference from plain sampling with a 95% interval (normal, over
+decisions). This measures belief, not strength: the arena measures strength.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from atout.bots.expert.likelihood import bid_weigher, play_judge
+from atout.bots.expert.worlds import WorldSampler, layout_of
+from atout.bots.rules import RulesBot
+from atout.cards import BIT, cards_of
+from atout.engine.actions import ACTIONS, ActionKind
+from atout.engine.french import FrenchDeal
+from atout.engine.view import SeatView
+from atout.rules import Rules
+
+Way = Callable[[SeatView], WorldSampler]
+
+
+def ways(mismatches: list[float]) -> dict[str, Way]:
+    """The samplers compared, by name."""
+    out: dict[str, Way] = {
+        "plain": lambda view: WorldSampler(view, None, None),
+        "bids": lambda view: WorldSampler(view, bid_weigher(view), None),
+    }
+    for m in mismatches:
+        out[f"bids+plays {m:g}"] = _judged(m)
+    return out
+
+
+def _judged(mismatch: float) -> Way:
+    def make(view: SeatView) -> WorldSampler:
+        return WorldSampler(view, bid_weigher(view), play_judge(mismatch))
+
+    return make
+
+
+def places(deal: FrenchDeal, hidden: int) -> dict[int, int]:
+    """Where each hidden card is in ``deal``: a seat's hand, or -1 (the chien or the écart)."""
+    return {
+        card: next((s for s in range(deal.n) if deal.hands[s] & BIT[card]), -1) for card in cards_of(hidden)
+    }
+
+
+def accuracy(world: FrenchDeal, truth: dict[int, int]) -> float:
+    """The share of hidden cards the world puts in their true place."""
+    found = places(world, sum(BIT[c] for c in truth))
+    return sum(found[card] == holder for card, holder in truth.items()) / len(truth)
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    samplers = ways(args.mismatch)
+    scores: dict[str, list[float]] = {name: [] for name in samplers}
+    bot = RulesBot()
+    rng = random.Random(args.seed)
+    decisions = 0
+    start = time.perf_counter()
+    for index in range(args.deals):
+        deal = FrenchDeal.new(
+            Rules(players=args.players), dealer=index % args.players, rng=rng.getrandbits(63)
+        )
+        card_decisions = 0
+        while not deal.is_over():
+            seat, legal = deal.current_player, deal.legal_actions()
+            view = deal.view(seat)
+            if ACTIONS[legal[0]].kind is ActionKind.PLAY:
+                card_decisions += 1
+                layout = layout_of(view)
+                if card_decisions % args.every == 0 and layout.hidden:
+                    truth = places(deal, layout.hidden)
+                    for name, make in samplers.items():
+                        sampler = make(view)
+                        draw_rng = random.Random(rng.getrandbits(63))
+                        total = weights = 0.0
+                        for _ in range(args.worlds):
+                            found = sampler.draw(draw_rng)
+                            if found is None:
+                                break
+                            world, weight = found
+                            total += weight * accuracy(world, truth)
+                            weights += weight
+                        scores[name].append(total / weights if weights else math.nan)
+                    decisions += 1
+            deal.apply(bot.choose(view, legal))
+    keep = [i for i in range(decisions) if not any(math.isnan(scores[n][i]) for n in scores)]
+    rows = []
+    plain = [scores["plain"][i] for i in keep]
+    for name in samplers:
+        values = [scores[name][i] for i in keep]
+        diffs = [v - p for v, p in zip(values, plain, strict=True)]
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        mean_diff = statistics.fmean(diffs) if diffs else 0.0
+        rows.append(
+            {
+                "way": name,
+                "accuracy": statistics.fmean(values) if values else None,
+                "vs_plain": mean_diff,
+                "ci95": [mean_diff - half, mean_diff + half],
+            }
+        )
+    return {
+        "players": args.players,
+        "deals": args.deals,
+        "decisions": len(keep),
+        "worlds": args.worlds,
+        "seed": args.seed,
+        "seconds": round(time.perf_counter() - start, 1),
+        "rows": rows,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--worlds", type=int, default=16)
+    parser.add_argument("--every", type=int, default=4, help="measure every K-th card decision")
+    parser.add_argument("--mismatch", type=float, nargs="*", default=[0.5, 0.1])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report = measure(args)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    table = Table(
+        title=f"Hidden cards placed right, {report['players']} players, {report['decisions']} decisions "
+        f"of {report['deals']} rules-bot deals, {report['worlds']} worlds each ({report['seconds']} s)"
+    )
+    for column in ("sampling", "accuracy", "vs plain", "95% CI"):
+        table.add_column(column, justify="left" if column == "sampling" else "right")
+    for row in report["rows"]:
+        low, high = row["ci95"]
+        table.add_row(
+            row["way"], f"{row['accuracy']:.4f}", f"{row['vs_plain']:+.4f}", f"[{low:+.4f}, {high:+.4f}]"
+        )
+    Console().print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
