@@ -366,3 +366,127 @@ def test_the_cheat_plays_austrian_games_on_the_true_deal() -> None:
                 mine = austrian.playout_value(deal, seat, action)[0]
                 assert mine >= austrian.playout_value(deal, seat, rules_card)[0]
             deal.apply(action)
+
+
+SOLVING = ExpertConfig(samples=4, work=400, solver_cards=4, min_samples=2)
+"""A cheap configuration whose endings (4 cards per hand or fewer) are valued by the solver."""
+
+
+def _play_to_an_ending(seed: int, cards: int, rules: Rules | None = None) -> AustrianDeal | None:
+    """A deal played by the rules bot until every hand holds at most ``cards`` cards and the seat
+    to move has a choice; ``None`` if the deal is cancelled or no such choice comes."""
+    rng = random.Random(seed)
+    deal = AustrianDeal.new(rules or random_rules(rng), dealer=rng.randrange(3), rng=rng)
+    bot = RulesBot()
+    while not deal.is_over():
+        if (
+            deal.phase == "play"
+            and deal.hands[deal.current_player].bit_count() <= cards
+            and len(deal.legal_actions()) > 1
+        ):
+            return deal
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    return None
+
+
+def _best_line_scores(deal: AustrianDeal) -> tuple[int, list[int]]:
+    """The declarer's final points under best play for the card points (the declarer maximises
+    them in game 1, minimises them in game 2) and the engine's scores at the end of that line."""
+    if deal.is_over():
+        assert deal.summary is not None
+        return deal.summary.points, deal.scores()
+    lines = []
+    for action in deal.legal_actions():
+        child = deal.clone()
+        child.apply(action)
+        lines.append(_best_line_scores(child))
+    maximize = (deal.current_player == deal.declarer) == (deal.game_type == "36_or_more")
+    return (max if maximize else min)(lines, key=lambda line: line[0])
+
+
+def test_solver_values_are_the_engine_scores_at_the_end_of_best_play() -> None:
+    """RULES.md §5.5 counting and §5.7 scoring: a card's solver value is the seat's engine score
+    at the end of the deal when everyone plays the card points perfectly after it (the points
+    already won, the discard and the talon's share included, game 1 and 2, solo and threesome)."""
+    checked: set[tuple[str | None, str | None]] = set()
+    for seed in range(40):
+        deal = _play_to_an_ending(seed, 3)
+        if deal is None:
+            continue
+        seat = deal.current_player
+        cards = [int(a) for a in deal.legal_actions()]
+        assert austrian.uses_solver(deal, 3)
+        values, work = austrian.solver_values(deal, seat, cards)
+        assert work >= 1
+        for card in cards:
+            child = deal.clone()
+            child.apply(card)
+            assert values[card] == _best_line_scores(child)[1][seat]
+        checked.add((deal.bid, deal.game_type))
+    assert len(checked) >= 3
+
+
+def test_the_expert_values_endings_by_the_solver() -> None:
+    """Once every hand holds at most ``solver_cards`` cards the expert's card comes from the
+    solver (a legal card, the work counting its nodes), and the decision repeats under a seed."""
+    solved = 0
+    for seed in range(12):
+        deal = _play_to_an_ending(seed, 4)
+        if deal is None:
+            continue
+        seat = deal.current_player
+        view, legal = deal.view(seat), deal.legal_actions()
+        decisions = []
+        for _ in range(2):
+            searcher = AustrianSearcher(SOLVING, random.Random(seed))
+            card = searcher.choose(view, legal)
+            assert card in legal
+            decisions.append((card, searcher.last))
+        assert decisions[0] == decisions[1]
+        last = decisions[0][1]
+        assert last is not None and last.evaluator == "solver"
+        if last.worlds:
+            assert last.worlds >= SOLVING.min_samples
+            assert last.work >= last.worlds * (austrian.WORLD_WORK + 1)
+            assert set(last.values) <= set(legal)
+            solved += 1
+        # before the ending, the same configuration plays out
+        early = _play_to_a_decision(seed)
+        if early.hands[early.current_player].bit_count() > SOLVING.solver_cards:
+            searcher = AustrianSearcher(SOLVING, random.Random(seed))
+            searcher.choose(early.view(early.current_player), early.legal_actions())
+            assert searcher.last is not None and searcher.last.evaluator == "playout"
+    assert solved >= 8
+
+
+def test_the_solver_sees_only_sampled_worlds() -> None:
+    """Hidden information stays hidden with the solver too: two true deals that show the seat the
+    same view get the same solver-valued card."""
+    checked = 0
+    for seed in range(20):
+        deal = _play_to_an_ending(seed, 4)
+        if deal is None:
+            continue
+        seat = deal.current_player
+        view = deal.view(seat)
+        rng = random.Random(seed)
+        other = None
+        for _ in range(20):
+            world = sample_world(view, rng)
+            if world is not None and world.hands != deal.hands:
+                other = world
+                break
+        if other is None:
+            continue
+        assert other.view(seat) == view
+        choices = []
+        for true_deal in (deal, other):
+            searcher = AustrianSearcher(SOLVING, random.Random(seed))
+            choices.append((searcher.choose(true_deal.view(seat), true_deal.legal_actions()), searcher.last))
+            assert searcher.last is not None and searcher.last.evaluator == "solver"
+        assert choices[0] == choices[1]
+        assert ExpertBot(SOLVING, rng=seed).choose(view, deal.legal_actions()) == ExpertBot(
+            SOLVING, rng=seed
+        ).choose(other.view(seat), other.legal_actions())
+        checked += 1
+    assert checked >= 6

@@ -1,16 +1,26 @@
 """The expert's Austrian Tarock card play: determinized search (PIMC) over sampled worlds.
 
 Each card decision samples worlds consistent with the seat's view (:mod:`.austrian_worlds`), and
-in each world values every distinct legal card by a playout: the card is played, then the rules
-bot plays every seat (the seat itself too) to the end of the deal; the value is the seat's final
-**engine score** for the deal. The card of best mean value over the worlds is played; the rules
-bot's card on ties, with fewer than ``min_samples`` finished worlds, or when no world can be
-sampled. Bids, the talon half, the discard and the game: by simulation in
-:class:`~atout.bots.expert.bot.ExpertBot` over :func:`play_option` (every option played out by
-the rules bot on the same worlds), when the level sets ``simulations``.
+in each world values every distinct legal card by the seat's final **engine score** for the deal:
+
+* **solver** (every hand holds at most ``solver_cards`` cards): the exact open-hand solver
+  (:mod:`atout.solver.austrian`) gives the card points the declarer's side takes from the
+  remaining tricks under best play after the card; with the points he holds already (tricks,
+  discard, and the talon in a solo under ``austrian_solo_talon=declarer``) they make the
+  declarer's count, scored by the engine's own :func:`~atout.scoring.austrian.score_austrian`;
+* **playout** (before): the card is played, then the rules bot plays every seat (the seat itself
+  too) to the end of the deal.
+
+Within one decision every card is valued by the same evaluator, so values compare. The card of
+best mean value over the worlds is played; the rules bot's card on ties, with fewer than
+``min_samples`` finished worlds, or when no world can be sampled. Bids, the talon half, the
+discard and the game: by simulation in :class:`~atout.bots.expert.bot.ExpertBot` over
+:func:`play_option` (every option played out by the rules bot on the same worlds), when the level
+sets ``simulations``.
 
 Work is counted in simulated decisions (a world's dealing and replay included, see
-:data:`WORLD_WORK`), so a decision is deterministic under the bot's seed: the search stops after
+:data:`WORLD_WORK`; solver nodes count 1/20 each, as in the French search), so a decision is
+deterministic under the bot's seed: the search stops after
 ``samples`` worlds or before a world the rest of the level's ``work`` cannot pay for. When the budget
 cannot buy ``min_samples`` worlds (early in the deal, with many cards to try) the rules card is
 played at once. ``think``, when set, also stops the search on
@@ -30,14 +40,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from atout.bots.expert.austrian_worlds import layout_of, sample_world
+from atout.bots.expert.search import NODES_PER_WORK
 from atout.bots.rules import RulesBot
 from atout.bots.rules.knowledge import AUSTRIAN_PACKS, Table
 from atout.bots.rules.play import choose_card
 from atout.bots.rules.playout import add_trick_voids, note_play
 from atout.cards import BIT
-from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, STRENGTH, card_value
+from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, STRENGTH, austrian_points, card_value
 from atout.engine.austrian.deal import N_TRICKS, AustrianDeal
 from atout.engine.austrian.view import AustrianView
+from atout.scoring.austrian import score_austrian
+from atout.scoring.summary import AustrianSummary
+from atout.solver.austrian import AustrianPosition, AustrianSolver
 
 if TYPE_CHECKING:
     from atout.bots.expert.bot import ExpertConfig
@@ -181,8 +195,43 @@ def rules_discard(deal: AustrianDeal) -> tuple[int, ...]:
     return tuple(out)
 
 
-def card_values(deal: AustrianDeal, seat: int, cards: Sequence[int]) -> tuple[dict[int, float], int]:
-    """Each card's playout value in ``deal`` for ``seat``, and the work spent."""
+def uses_solver(deal: AustrianDeal, solver_cards: int) -> bool:
+    """Whether the card play is small enough for the exact solver."""
+    return deal.phase == "play" and max(h.bit_count() for h in deal.hands) <= solver_cards
+
+
+def final_scores(deal: AustrianDeal, points_to_come: int) -> list[int]:
+    """Each seat's engine score for ``deal`` (in the card play) if the declarer's side takes
+    ``points_to_come`` card points from the remaining tricks: the summary is built as the engine
+    builds it at the end of the deal, from the declarer's pile so far plus those points."""
+    rules = deal.rules
+    summary = AustrianSummary(
+        rules=rules,
+        declarer=deal.declarer,
+        bid=deal.bid,  # type: ignore[arg-type]
+        talon_half=deal.talon_half,
+        game_type=deal.game_type,  # type: ignore[arg-type]
+        points=austrian_points(deal.declarer_pile(), rules.austrian_jack_value) + points_to_come,
+    )
+    return score_austrian(summary)
+
+
+def solver_values(deal: AustrianDeal, seat: int, cards: Sequence[int]) -> tuple[dict[int, float], int]:
+    """Each card's value for ``seat`` by the exact solver (its final engine score when everyone
+    plays perfectly from there, every hand open) and the work spent (1 + nodes / 20)."""
+    solver = AustrianSolver(AustrianPosition.from_deal(deal))
+    points = solver.move_values()
+    values = {card: float(final_scores(deal, points[card])[seat]) for card in cards}
+    return values, 1 + solver.nodes // NODES_PER_WORK
+
+
+def card_values(
+    deal: AustrianDeal, seat: int, cards: Sequence[int], solver_cards: int = 0
+) -> tuple[dict[int, float], int]:
+    """Each card's value in ``deal`` for ``seat`` (the seat's final engine score), and the work
+    spent: by the solver once every hand holds at most ``solver_cards`` cards, else by playouts."""
+    if uses_solver(deal, solver_cards):
+        return solver_values(deal, seat, cards)
     bases = [deal.view(s) for s in range(3)]
     values: dict[int, float] = {}
     work = 0
@@ -228,6 +277,8 @@ class AustrianDecision:
     worlds: int
     work: int
     values: dict[int, float]
+    evaluator: str = "playout"
+    """``solver`` or ``playout`` (see the module docstring)."""
 
 
 class AustrianSearcher:
@@ -257,10 +308,14 @@ class AustrianSearcher:
         samples = config.samples if len(cards) > 1 else 0
         # a world costs its dealing, replay and views (:data:`WORLD_WORK` and a tenth of a decision
         # per event), then one playout per card tried, one simulated decision per card left to
-        # play; a world is begun only if the budget pays for it, and when the budget cannot buy
-        # ``min_samples`` worlds the rules card is played at once
+        # play, or the solver's nodes / 20 (unknown before, the least counted); a world is begun
+        # only if the budget pays for it, and when the budget cannot buy ``min_samples`` worlds
+        # the rules card is played at once. No hand holds more cards than the seat to move.
+        solving = view.hand.bit_count() <= config.solver_cards
         world_work = WORLD_WORK + len(view.events) // 10
-        cost = world_work + len(cards) * (CARDS_IN_PLAY - view.played().bit_count() - 1)
+        cost = world_work
+        if not solving:
+            cost += len(cards) * (CARDS_IN_PLAY - view.played().bit_count() - 1)
         if config.min_samples * cost > budget:
             samples = 0
         for _ in range(samples):
@@ -271,7 +326,7 @@ class AustrianSearcher:
             world = sample_world(view, self.rng)
             if world is None:
                 break
-            values, spent = card_values(world, view.seat, cards)
+            values, spent = card_values(world, view.seat, cards, config.solver_cards)
             for card, value in values.items():
                 totals[card] += value
             worlds += 1
@@ -284,7 +339,8 @@ class AustrianSearcher:
                 best = top
         card = rules_card if best == rules_key else best
         means = {c: totals[c] / worlds for c in cards} if worlds else {}
-        self.last = AustrianDecision(card, rules_card, worlds, work, means)
+        evaluator = "solver" if solving else "playout"
+        self.last = AustrianDecision(card, rules_card, worlds, work, means, evaluator)
         return next(a for a in legal if a == card)
 
 
@@ -306,8 +362,11 @@ __all__ = [
     "card_values",
     "choose_austrian_card",
     "distinct_cards",
+    "final_scores",
     "play_option",
     "play_to_end",
     "playout_value",
     "rules_discard",
+    "solver_values",
+    "uses_solver",
 ]

@@ -13,7 +13,8 @@ depends on the machine's speed). With fewer than ``min_samples`` finished worlds
 the rules bot's card.
 
 Bids, the 5-player call and the écart: by simulation (:mod:`.simulation`) when ``simulations``
-is set, else the rules bot's. Austrian Tarock card play: the same search with rules-bot playouts
+is set, else the rules bot's. Austrian Tarock card play: the same search, with the exact Austrian
+solver once every hand holds at most ``solver_cards`` cards and rules-bot playouts before
 (:mod:`.austrian`); the Austrian bid, talon half, discard and game by the same simulation over
 worlds of :mod:`.austrian_worlds` (every legal bid, half and game; the rules bot's discard and
 each kingless suit it can empty). Everything else (declarations), the other games (2 players,
