@@ -462,17 +462,36 @@ class _Scan:
 
 
 def _scan_checkpoint(path: Path, setup: ArenaSetup) -> _Scan:
+    key = checkpoint_setup(setup)
+    plan = deal_plan(setup)
+    results: dict[int, DealResult] = {}
+    lines, size, cut, newline = _checkpoint_lines(path)
+    for number, line_key, result in lines:
+        if line_key != key or result.index >= setup.deals or result.index in results:
+            continue
+        if plan[result.index][1:] != (result.seed, result.dealer):
+            raise CheckpointError(
+                f"{path}, line {number}: deal {result.index} has another seed or dealer than this run's"
+            )
+        results[result.index] = result
+    return _Scan(results, size, cut, newline)
+
+
+_Lines = list[tuple[int, dict[str, Any], DealResult]]
+
+
+def _checkpoint_lines(path: Path) -> tuple[_Lines, int, bool, bool]:
+    """Every line of a checkpoint as ``(line number, setup, deal)`` (none when there is no file),
+    then where the next line goes, whether an unfinished last line is to be cut off, and whether
+    the last line lacks its newline. :class:`CheckpointError` names the file and the bad line."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return _Scan({})
+        return [], 0, False, False
     except IsADirectoryError:
         raise CheckpointError(f"{path} is a folder, not a checkpoint file") from None
     except OSError as exc:
         raise CheckpointError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
-    key = checkpoint_setup(setup)
-    plan = deal_plan(setup)
-    results: dict[int, DealResult] = {}
     lines = data.split(b"\n")
     last = lines.pop()  # b"" when the file ends with a newline
     cut = newline = False
@@ -484,21 +503,98 @@ def _scan_checkpoint(path: Path, setup: ArenaSetup) -> _Scan:
         else:
             lines.append(last)
             newline = True
+    parsed: _Lines = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            line_key, result = _parse_line(line)
+            parsed.append((number, *_parse_line(line)))
         except (ValueError, TypeError, KeyError) as exc:
             raise CheckpointError(f"{path}, line {number}: {exc}") from None
-        if line_key != key or result.index >= setup.deals or result.index in results:
-            continue
-        if plan[result.index][1:] != (result.seed, result.dealer):
-            raise CheckpointError(
-                f"{path}, line {number}: deal {result.index} has another seed or dealer than this run's"
-            )
-        results[result.index] = result
-    return _Scan(results, len(data) - len(last) if cut else len(data), cut, newline)
+    return parsed, len(data) - len(last) if cut else len(data), cut, newline
+
+
+def checkpoint_runs(path: Path) -> list[tuple[dict[str, Any], dict[int, DealResult]]]:
+    """The runs a checkpoint holds, in the order they first appear: each setup with its deals by
+    index (the first line of a deal winning). :class:`CheckpointError` for a bad or missing file."""
+    if not path.exists():
+        raise CheckpointError(f"{path}: no such file")
+    runs: list[tuple[dict[str, Any], dict[int, DealResult]]] = []
+    for _, key, result in _checkpoint_lines(path)[0]:
+        deals = next((d for k, d in runs if k == key), None)
+        if deals is None:
+            deals = {}
+            runs.append((key, deals))
+        deals.setdefault(result.index, result)
+    return runs
+
+
+def run_label(key: dict[str, Any]) -> str:
+    """A run's candidate as one spec: ``expert:strong``, ``expert:fast,simulations=0``, ``rules``.
+
+    >>> run_label({"candidate": "expert", "candidate_level": "strong"}), run_label({"candidate": "rules"})
+    ('expert:strong', 'rules')
+    """
+    level = key.get("candidate_level")
+    return f"{key['candidate']}:{level}" if level else str(key["candidate"])
+
+
+def compare_runs(
+    runs_a: list[tuple[dict[str, Any], dict[int, DealResult]]],
+    runs_b: list[tuple[dict[str, Any], dict[int, DealResult]]],
+    label_a: str | None = None,
+    label_b: str | None = None,
+    resamples: int = RESAMPLES,
+) -> dict[str, Any]:
+    """Two candidates, each run against the same baseline and reference on the same deals (same
+    rules, track and seed), compared deal by deal: per deal, A's d minus B's d, which is what a
+    run of A against B as baseline would give (the bots' seeds do not depend on their side). The
+    pair of runs is the one whose candidates are ``label_a`` and ``label_b`` (:func:`run_label`),
+    or the only pair that fits; ``ValueError`` says why none or several do."""
+
+    def shared(key: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in key.items() if k not in ("candidate", "candidate_level")}
+
+    one_file = runs_a is runs_b and label_a is None and label_b is None
+    pairs = [
+        (key_a, deals_a, key_b, deals_b)
+        for i, (key_a, deals_a) in enumerate(runs_a)
+        for j, (key_b, deals_b) in enumerate(runs_b)
+        if key_a != key_b
+        and not (one_file and j < i)  # one file, no names: each pair once, in file order
+        and shared(key_a) == shared(key_b)
+        and label_a in (None, run_label(key_a))
+        and label_b in (None, run_label(key_b))
+    ]
+    if not pairs:
+        found = ", ".join(sorted({run_label(k) for k, _ in [*runs_a, *runs_b]})) or "none"
+        raise ValueError(
+            "no two runs to compare: they need the same rules, baseline, reference, track and seed "
+            f"(candidates found: {found})"
+        )
+    if len(pairs) > 1:
+        choices = "; ".join(f"{run_label(a)} vs {run_label(b)}" for a, _, b, _ in pairs)
+        raise ValueError(f"several pairs of runs fit ({choices}): name the two candidates")
+    key_a, deals_a, key_b, deals_b = pairs[0]
+    common = sorted(set(deals_a) & set(deals_b))
+    if not common:
+        raise ValueError(f"{run_label(key_a)} and {run_label(key_b)} share no finished deal")
+    d_a = [deals_a[i].d for i in common]
+    d_b = [deals_b[i].d for i in common]
+    diffs = [a - b for a, b in zip(d_a, d_b, strict=True)]
+    low, high = bootstrap_ci(diffs, resamples, key_a["seed"])
+    return {
+        "a": run_label(key_a),
+        "b": run_label(key_b),
+        "setup": shared(key_a),
+        "deals": len(common),
+        "mean_d_a": round(statistics.fmean(d_a), 3),
+        "mean_d_b": round(statistics.fmean(d_b), 3),
+        "mean_diff": round(statistics.fmean(diffs), 3),
+        "ci95": [round(low, 3), round(high, 3)],
+        "deals_differing": sum(1 for x in diffs if x),
+        "resamples": resamples,
+    }
 
 
 class _SeatLine(BaseModel):

@@ -17,6 +17,8 @@ from atout.arena import (
     CheckpointError,
     ClusterError,
     add_gap_closed,
+    checkpoint_runs,
+    compare_runs,
     import_ray,
     run_arena,
 )
@@ -162,6 +164,43 @@ def arena_command(
         typer.echo(json.dumps(report, indent=1))
     else:
         print_report(report)
+
+
+def arena_compare_command(
+    first: Annotated[Path, typer.Argument(help="Checkpoint file of candidate A's run (--checkpoint).")],
+    second: Annotated[
+        Path | None, typer.Argument(help="Checkpoint file of candidate B's run (default: the same file).")
+    ] = None,
+    label_a: Annotated[
+        str | None, typer.Option("--a", help="Candidate A as the run names it (expert:strong, rules...).")
+    ] = None,
+    label_b: Annotated[str | None, typer.Option("--b", help="Candidate B, likewise.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+) -> None:
+    """Compare two candidates run separately (each with --checkpoint) against the same baseline on
+    the same deals: deal by deal, as if A had played against B."""
+    try:
+        runs_a = checkpoint_runs(first)
+        runs_b = runs_a if second is None or second == first else checkpoint_runs(second)
+        report = compare_runs(runs_a, runs_b, label_a, label_b)
+    except CheckpointError as exc:
+        fail(str(exc))
+    except ValueError as exc:
+        fail(str(exc))
+    if json_output:
+        typer.echo(json.dumps(report, indent=1))
+        return
+    low, high = report["ci95"]
+    verdict = "A ahead" if low > 0 else "B ahead" if high < 0 else "not separated"
+    setup = report["setup"]
+    Console().print(
+        f"A = [bold]{report['a']}[/], B = [bold]{report['b']}[/] (baseline {setup['baseline']}, "
+        f"others {setup['reference']}, track {setup['track']}, seed {setup['seed']}), "
+        f"{report['deals']} common deals, {report['deals_differing']} with a difference\n"
+        f"mean d: A {report['mean_d_a']:+.2f}, B {report['mean_d_b']:+.2f}; "
+        f"A − B = [bold]{report['mean_diff']:+.2f}[/] per deal, 95% CI [{low:+.2f}, {high:+.2f}]: {verdict}",
+        soft_wrap=True,
+    )
 
 
 def print_report(report: dict[str, Any]) -> None:

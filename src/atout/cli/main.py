@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from atout.cli.arena import arena_command
+from atout.cli.arena import arena_command, arena_compare_command
 from atout.cli.play import play_command
 from atout.cli.replay import replay_command
 from atout.cli.rules import rules_command
@@ -27,6 +27,7 @@ app.command("simulate")(simulate_command)
 app.command("replay")(replay_command)
 app.command("rules")(rules_command)
 app.command("arena")(arena_command)
+app.command("arena-compare")(arena_compare_command)
 
 
 def main() -> None:
