@@ -69,8 +69,8 @@ from atout.engine.austrian.cards import (
 from atout.engine.austrian.deal import N_TRICKS, AustrianDeal
 from atout.engine.austrian.tricks import legal_cards
 from atout.rules import Rules
+from atout.solver.root import INF, RootSearch
 
-INF = 1 << 20
 SUITS: Final = (*SUIT_MASKS[:4], AUSTRIAN_TRUMPS_MASK)
 """Mask of each Austrian suit number: the four plain suits, then the 22 trumps (Sküs included)."""
 RANK: Final = tuple(STRENGTH[c] + (100 if AUSTRIAN_SUIT_OF[c] == TRUMP else 0) for c in range(78))
@@ -212,7 +212,7 @@ class AustrianResult:
     tt_entries: int
 
 
-class AustrianSolver:
+class AustrianSolver(RootSearch):
     """An exact solver for one position; the transposition table is kept between calls.
 
     ``transposition``, ``equivalence`` and ``ordering`` switch the speed-ups off for comparison;
@@ -246,61 +246,13 @@ class AustrianSolver:
     def solve(self) -> AustrianResult:
         """The value of the position and a best card."""
         start = time.perf_counter()
-        pos = self.position
-        if pos.is_over():
+        if self.position.is_over():
             return AustrianResult(0, -1, 0, 0.0, 0)
-        maximize = pos.maximizes(pos.player)
-        if not self.transposition:
-            best, best_card = self._root(-INF, INF)
-        else:
-            # MTD(f): null-window searches from a playout's value, the table keeping what each proved
-            lower, upper = -INF, INF
-            best = self._playout(-1)
-            best_card = -1
-            while lower < upper:
-                bound = best + 1 if best == lower else best
-                best, card = self._root(bound - 1, bound)
-                if best < bound:
-                    upper = best
-                    if not maximize:
-                        best_card = card
-                else:
-                    lower = best
-                    if maximize:
-                        best_card = card
+        best, best_card = self._best()
         return AustrianResult(best, best_card, self.nodes, time.perf_counter() - start, len(self.table))
 
-    def _root(self, alpha: int, beta: int) -> tuple[int, int]:
-        """Alpha-beta at the root: the points still to come (fail-soft) and the card that gave them."""
-        pos = self.position
-        maximize = pos.maximizes(pos.player)
-        best, best_card = (-INF if maximize else INF), -1
-        for card in self._root_moves():
-            value = self._child(card, alpha, beta)
-            if (value > best) if maximize else (value < best):
-                best, best_card = value, card
-                if maximize:
-                    alpha = max(alpha, value)
-                else:
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    break
-        return best, best_card
-
-    def _child_value(self, card: int) -> int:
-        """The exact points still to come after ``card`` at the root."""
-        if not self.transposition:
-            return self._child(card, -INF, INF)
-        lower, upper = -INF, INF
-        value = self._playout(card)
-        while lower < upper:
-            bound = value + 1 if value == lower else value
-            value = self._child(card, bound - 1, bound)
-            if value < bound:
-                upper = value
-            else:
-                lower = value
-        return value
+    def _maximizing(self) -> bool:
+        return self.position.maximizes(self.position.player)
 
     def move_values(self) -> dict[int, int]:
         """The exact value (declarer's points from the remaining tricks, the current one included)
@@ -308,9 +260,7 @@ class AustrianSolver:
         pos = self.position
         if pos.is_over():
             return {}
-        values: dict[int, int] = {}
-        for card in self._root_moves():
-            values[card] = self._child_value(card)
+        values = self._root_values()
         rest = pos.trick_mask
         for hand in pos.hands:
             rest |= hand

@@ -54,8 +54,8 @@ from atout.cards import (
     half_points,
 )
 from atout.solver.position import ExcuseState, Position, finisher
+from atout.solver.root import INF, RootSearch
 
-INF = 1 << 20
 FAST_FROM = 3
 """Tricks left from which ``Solver(fast=None)`` uses the compiled search (below, Python is as quick)."""
 
@@ -85,7 +85,7 @@ class SolveResult:
         return self.value / 2
 
 
-class Solver:
+class Solver(RootSearch):
     """An exact solver for one position; the transposition table is kept between calls.
 
     ``transposition``, ``equivalence`` and ``ordering`` switch the three speed-ups off for
@@ -146,68 +146,20 @@ class Solver:
         pos = self.position
         if pos.is_over():
             return SolveResult(pos.points, -1, 0, 0.0, 0)
-        if not self.transposition:
-            best, best_card = self._root(-INF, INF)
-        else:
-            # MTD(f): null-window searches from a playout's value, the table keeping what each proved
-            maximize = pos.attack[pos.player]
-            lower, upper = -INF, INF
-            best = self._playout(-1)
-            best_card = -1
-            while lower < upper:
-                bound = best + 1 if best == lower else best
-                best, card = self._root(bound - 1, bound)
-                if best < bound:
-                    upper = best
-                    if not maximize:
-                        best_card = card
-                else:
-                    lower = best
-                    if maximize:
-                        best_card = card
+        best, best_card = self._best()
         return SolveResult(
             pos.points + best, best_card, self.nodes, time.perf_counter() - start, len(self.table)
         )
 
-    def _root(self, alpha: int, beta: int) -> tuple[int, int]:
-        """Alpha-beta at the root: the points still to come (fail-soft) and the card that gave them."""
-        maximize = self.position.attack[self.position.player]
-        best, best_card = (-INF if maximize else INF), -1
-        for card in self._root_moves():
-            value = self._child(card, alpha, beta)
-            if (value > best) if maximize else (value < best):
-                best, best_card = value, card
-                if maximize:
-                    alpha = max(alpha, value)
-                else:
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    break
-        return best, best_card
-
-    def _child_value(self, card: int) -> int:
-        """The exact points still to come after ``card`` at the root."""
-        if not self.transposition:
-            return self._child(card, -INF, INF)
-        lower, upper = -INF, INF
-        value = self._playout(card)
-        while lower < upper:
-            bound = value + 1 if value == lower else value
-            value = self._child(card, bound - 1, bound)
-            if value < bound:
-                upper = value
-            else:
-                lower = value
-        return value
+    def _maximizing(self) -> bool:
+        return bool(self.position.attack[self.position.player])
 
     def move_values(self) -> dict[int, int]:
         """The exact value (attack's final half-points) after each legal card of the player to move."""
         pos = self.position
         if pos.is_over():
             return {}
-        values: dict[int, int] = {}
-        for card in self._root_moves():
-            values[card] = pos.points + self._child_value(card)
+        values = {card: pos.points + value for card, value in self._root_values().items()}
         out = {}
         for card in cards_of(pos.legal_mask()):
             if card not in values:
