@@ -27,6 +27,7 @@ from atout.cards import AUSTRIAN_DECK_MASK, CardSet
 from atout.engine.austrian.actions import DISCARD_BASE
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, parse_austrian_card
 from atout.engine.austrian.deal import AustrianDeal
+from atout.engine.austrian.view import AustrianView
 from atout.rules import Rules
 
 SMALL = ExpertConfig(samples=4, work=40, min_samples=2)
@@ -197,19 +198,23 @@ def _play_to_a_decision(seed: int) -> AustrianDeal:
     raise AssertionError("no decision reached")
 
 
+def _another_world(deal: AustrianDeal, view: AustrianView, seed: int) -> AustrianDeal | None:
+    """A sampled world that shows the seat ``view`` with other hidden cards than ``deal``."""
+    rng = random.Random(seed)
+    for _ in range(20):
+        world = sample_world(view, rng)
+        if world is not None and world.hands != deal.hands:
+            return world
+    return None
+
+
 def test_hidden_cards_of_the_true_deal_are_not_read() -> None:
     checked = 0
     for seed in range(8):
         deal = _play_to_a_decision(seed)
         seat = deal.current_player
         view = deal.view(seat)
-        other = None
-        rng = random.Random(seed)
-        for _ in range(20):
-            world = sample_world(view, rng)
-            if world is not None and world.hands != deal.hands:
-                other = world
-                break
+        other = _another_world(deal, view, seed)
         if other is None:
             continue
         assert other.view(seat) == view
@@ -469,13 +474,7 @@ def test_the_solver_sees_only_sampled_worlds() -> None:
             continue
         seat = deal.current_player
         view = deal.view(seat)
-        rng = random.Random(seed)
-        other = None
-        for _ in range(20):
-            world = sample_world(view, rng)
-            if world is not None and world.hands != deal.hands:
-                other = world
-                break
+        other = _another_world(deal, view, seed)
         if other is None:
             continue
         assert other.view(seat) == view
