@@ -6,10 +6,13 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	# the independent bot the arena measures against (atout.bots.magmacrunch); its own
+	# dependency, an arcade engine, serves only its terminal screens
+	$(BIN)/python -m pip install --quiet --no-deps 'magmacrunch-tarot==0.1.1'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -41,7 +41,7 @@ from typing import IO, Any, Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from atout.bots.base import Bot
-from atout.bots.registry import make_bot
+from atout.bots.registry import make_bot, unsupported
 from atout.engine.dead_player import DeadPlayerDeal
 from atout.games import Deal, is_card_play, new_deal
 from atout.records import write_record
@@ -87,6 +87,10 @@ class ArenaSetup:
     def __post_init__(self) -> None:
         if self.track not in TRACKS:
             raise ValueError(f"unknown track {self.track!r}; tracks: {', '.join(TRACKS)}")
+        for name in (self.candidate, self.baseline, self.reference):
+            why = unsupported(make_bot(name), self.rules)
+            if why is not None:
+                raise ValueError(why)
 
     def options(self) -> dict[str, Any]:
         """The rules as plain options (rules objects do not cross process boundaries)."""

@@ -13,8 +13,10 @@ from collections.abc import Callable
 
 from atout.bots.base import Bot
 from atout.bots.expert import CheatBot, ExpertBot
+from atout.bots.magmacrunch import MagmacrunchBot
 from atout.bots.random_bot import RandomBot
 from atout.bots.rules import RulesBot
+from atout.rules import Rules
 
 BotFactory = Callable[[str | None, random.Random], Bot]
 
@@ -23,8 +25,10 @@ BOTS: dict[str, BotFactory] = {
     "rules": lambda level, rng: RulesBot(),
     "expert": lambda level, rng: ExpertBot.at_level(level, rng),
     "cheat": lambda level, rng: CheatBot(),
+    "magmacrunch": lambda level, rng: MagmacrunchBot(rng),
 }
-"""The bots by name (docs/bots.md). ``cheat`` sees every card: for the arena's upper bound only."""
+"""The bots by name (docs/bots.md). ``cheat`` sees every card: for the arena's upper bound only.
+``magmacrunch`` is an independent bot from another package (:mod:`atout.bots.magmacrunch`)."""
 
 LEVELLED = ("expert",)
 """The bots that take a ``level``."""
@@ -41,6 +45,13 @@ def with_think(spec: str, think: float | None) -> str:
     if think is None or name not in LEVELLED:
         return spec
     return f"{name}:{level or 'fast'},think={think}"
+
+
+def unsupported(bot: Bot, rules: Rules) -> str | None:
+    """Why ``bot`` cannot play the game of ``rules``, or ``None`` (the bots that play only some
+    games say so through a ``supports(rules)`` method; the others play every game)."""
+    supports = getattr(bot, "supports", None)
+    return None if supports is None else supports(rules)
 
 
 def bot_names() -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from atout.arena import (
     import_ray,
     run_arena,
 )
-from atout.bots.registry import make_bot, with_think
+from atout.bots.registry import make_bot, unsupported, with_think
 from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOption, fail, rules_from_cli
 from atout.games import new_deal
 
@@ -114,6 +114,10 @@ def arena_command(
         new_deal(rules, rng=0)
     except ValueError as exc:
         fail(str(exc))
+    for flag, name in (("--candidate", candidate), ("--baseline", baseline), ("--reference", reference)):
+        why = unsupported(make_bot(name), rules)
+        if why is not None:
+            fail(f"{flag}: {why}")
     if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
         fail(f"--save-dir: {save_dir} is not a folder")
     if checkpoint is not None and checkpoint.is_dir():

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from atout.bots.base import Bot
-from atout.bots.registry import make_bot, with_think
+from atout.bots.registry import make_bot, unsupported, with_think
 from atout.cli.common import (
     GameOption,
     OptionsOption,
@@ -78,6 +78,9 @@ def play_command(
     except ValueError as exc:
         fail(f"--bot: {exc}")
     rules = rules_from_cli(players, option, preset, game)
+    why = unsupported(make_bot(bot), rules)
+    if why is not None:
+        fail(f"--bot: {why}")
     players = rules.players
     if not 0 <= seat < players:
         fail(f"--seat must be 0..{players - 1}")
