@@ -13,6 +13,7 @@ from atout.bots.expert.simulation import (
     candidate_bids,
     candidate_ecarts,
     choose_by_simulation,
+    compare_options,
     dealing,
     rules_ecart,
 )
@@ -161,3 +162,23 @@ def test_the_cheat_bot_bids_calls_and_discards_legally_on_the_true_deal(players:
             seat = deal.current_player
             deal.apply(bots[seat].choose(deal.view(seat), deal.legal_actions()))
         assert sum(deal.scores()) == 0
+
+
+def test_the_margin_is_how_clearly_an_option_must_beat_the_rules_bots() -> None:
+    """``compare_options``: an option ahead by 1 point on average, with a spread of 3 points per
+    world, beats the rules option at margin 0 but not at margin 1 (its standard error over 8
+    worlds is about 1.1); an option ahead by 5 beats it at both."""
+    worlds = iter(range(100))
+
+    def play(world: int, option: tuple[int, ...]) -> tuple[float, int]:
+        noise = 3.0 if world % 2 else -3.0
+        return float(world + {0: 0.0, 1: 1.0 + noise, 2: 5.0 + noise}[option[0]]), 1
+
+    def draw() -> int | None:
+        return next(worlds)
+
+    near = [(0,), (1,)]
+    assert compare_options(draw, play, near, (0,), 8, margin=1.0).option == (0,)
+    assert compare_options(draw, play, near, (0,), 8, margin=0.0).option == (1,)
+    assert compare_options(draw, play, [*near, (2,)], (0,), 8, margin=1.0).option == (2,)
+    assert ExpertBot.at_level("strong,margin=0.5").config.margin == 0.5

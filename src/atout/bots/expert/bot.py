@@ -84,6 +84,9 @@ class ExpertConfig:
     """Dealings simulated per bid, call and écart (:mod:`.simulation`); 0: the rules bot's."""
     all_bids: bool = False
     """Simulate every legal bid, not only pass and the contracts next to the rules bot's bid."""
+    margin: float = 1.0
+    """A simulated option replaces the rules bot's only if it wins by more than this many standard
+    errors of the paired difference (0: the best mean wins)."""
 
 
 LEVELS: dict[str, ExpertConfig] = {
@@ -204,7 +207,7 @@ class ExpertBot:
             else:
                 options = [(a,) for a in legal]
         choice = choose_by_simulation(
-            view, options, rules_option, self.rng, self.config.simulations, first=first
+            view, options, rules_option, self.rng, self.config.simulations, self.config.margin, first
         )
         self.last_simulation = choice
         if kind is ActionKind.DISCARD:
@@ -239,6 +242,7 @@ class ExpertBot:
             options,
             rules_option,
             self.config.simulations,
+            self.config.margin,
         )
         self.last_simulation = choice
         if discarding:
