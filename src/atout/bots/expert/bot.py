@@ -92,7 +92,7 @@ class ExpertConfig:
 LEVELS: dict[str, ExpertConfig] = {
     "fast": ExpertConfig(samples=24, work=600, solver_cards=3, min_samples=2, simulations=6),
     "strong": ExpertConfig(
-        samples=128, work=6000, solver_cards=4, min_samples=3, simulations=32, all_bids=True
+        samples=128, work=6000, solver_cards=4, min_samples=3, simulations=32, all_bids=True, margin=0.0
     ),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
