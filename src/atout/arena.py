@@ -291,9 +291,15 @@ def play_all(
         yield result
 
 
+POOL_CHUNK = 4
+"""Most deals handed to a worker process at once: each deal reaches the progress bar and the
+checkpoint soon after it finishes, and a stopped run loses little work."""
+
+
 def _play_on_pool(tasks: list[Task], workers: int) -> Iterator[DealResult]:
+    chunk = max(1, min(POOL_CHUNK, len(tasks) // (workers * 8)))
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(_task, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+        yield from pool.imap_unordered(_task, tasks, chunksize=chunk)
 
 
 def import_ray() -> Any:
