@@ -100,6 +100,10 @@ def test_bootstrap_known_cases() -> None:
         (["--candidate", "expert", "--level", "huge"], "unknown expert level 'huge'"),
         (["--candidate", "rules", "--level", "fast"], "the rules bot has no levels"),
         (["-p", "7"], "error:"),
+        (
+            ["--reference", "magmacrunch", "-p", "3"],
+            "--reference: the magmacrunch bot plays only the 4-player",
+        ),
     ],
 )
 def test_bad_arguments(atout: Any, args: list[str], message: str) -> None:

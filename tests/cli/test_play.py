@@ -224,15 +224,16 @@ def test_play_in_a_real_terminal_prompts_and_quits() -> None:
 
 
 def test_the_computer_players_are_chosen_by_name(atout: Any) -> None:
-    for bot in ("rules", "expert:strong"):
+    for bot in ("rules", "expert:strong", "magmacrunch"):
         result = atout("play", "--seed", "3", "--bot", bot, input="quit\n")
         assert result.exit_code == 0, result.stdout
-    for bot, message in (
+    for bot, message, *more in (
         ("cheat", "arena only"),
         ("wizard", "unknown bot"),
         ("expert:huge", "unknown expert level"),
+        ("magmacrunch", "plays only the 4-player French game", "--players", "5"),
     ):
-        result = atout("play", "--bot", bot, input="quit\n")
+        result = atout("play", "--bot", bot, *more, input="quit\n")
         assert result.exit_code == 2
         assert message in result.stderr + result.stdout
         assert "Traceback" not in result.stderr + result.stdout
