@@ -87,6 +87,10 @@ class ExpertConfig:
     margin: float = 1.0
     """A simulated option replaces the rules bot's only if it wins by more than this many standard
     errors of the paired difference (0: the best mean wins)."""
+    taker_edge: float = 0.0
+    """Card points added to the attack's count in a simulated French bid, call or écart whenever
+    the seat is on the attack: its own card play beats the rules bot's that plays the dealings
+    out."""
 
 
 LEVELS: dict[str, ExpertConfig] = {
@@ -155,7 +159,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, simulations, all_bids, margin
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, simulations, all_bids, margin, taker_edge
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -207,7 +211,14 @@ class ExpertBot:
             else:
                 options = [(a,) for a in legal]
         choice = choose_by_simulation(
-            view, options, rules_option, self.rng, self.config.simulations, self.config.margin, first
+            view,
+            options,
+            rules_option,
+            self.rng,
+            self.config.simulations,
+            self.config.margin,
+            first,
+            self.config.taker_edge,
         )
         self.last_simulation = choice
         if kind is ActionKind.DISCARD:

@@ -19,7 +19,7 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from atout.bots.expert.likelihood import bid_weight
@@ -31,6 +31,7 @@ from atout.engine.deal import HAND_SIZE
 from atout.engine.errors import IllegalActionError
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
+from atout.scoring import FrenchSummary, score
 
 _RULES = RulesBot()
 
@@ -102,14 +103,20 @@ def _rebuilt(view: SeatView, hands: list[int], chien: int) -> FrenchDeal | None:
     return deal if deal.view(view.seat) == view else None
 
 
-def play_option(deal: FrenchDeal, seat: int, option: Option) -> tuple[float, int]:
+def play_option(deal: FrenchDeal, seat: int, option: Option, edge: float = 0.0) -> tuple[float, int]:
     """``seat``'s score after its ``option`` and the rules bot everywhere to the end of the deal,
-    and the number of decisions simulated. Raises :class:`IllegalActionError` for an illegal
+    and the number of decisions simulated; with ``edge``, the score as if the attack had taken
+    ``edge`` more card points whenever ``seat`` is on it (the seat's own card play is better than
+    the rules bot's that played it out). Raises :class:`IllegalActionError` for an illegal
     option."""
     world = deal.clone()
     for action in option:
         world.apply(action)
     steps = play_to_end(world)
+    summary = world.summary
+    if edge and isinstance(summary, FrenchSummary) and seat in summary.attack:
+        half_points = min(182, max(0, summary.half_points + round(2 * edge)))
+        return float(score(replace(summary, half_points=half_points))[seat]), steps
     return float(world.scores()[seat]), steps
 
 
@@ -168,9 +175,10 @@ def choose_by_simulation(
     dealings: int,
     margin: float = 1.0,
     first: FrenchDeal | None = None,
+    edge: float = 0.0,
 ) -> SimulatedChoice:
     """The option of best mean score over ``dealings`` simulated dealings (see the module doc);
-    ``first`` is a dealing already drawn, used first."""
+    ``first`` is a dealing already drawn, used first; ``edge`` as in :func:`play_option`."""
     pending = first
 
     def draw() -> FrenchDeal | None:
@@ -181,7 +189,7 @@ def choose_by_simulation(
 
     return compare_options(
         draw,
-        lambda deal, option: play_option(deal, view.seat, option),
+        lambda deal, option: play_option(deal, view.seat, option, edge),
         options,
         rules_option,
         dealings,
