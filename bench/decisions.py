@@ -120,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--every", type=int, default=1, help="measure every K-th card decision")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--truth-solver", type=int, default=5, help="cards per hand from which the truth is solved")
+    parser.add_argument(
+        "--truth-solver", type=int, default=5, help="cards per hand from which the truth is solved"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     for spec in args.bots:
@@ -136,7 +138,16 @@ def main(argv: list[str] | None = None) -> int:
         title=f"Loss per card decision against the best card on the true deal, {result['players']} players, "
         f"{result['deals']} rules-bot deals ({result['seconds']} s)"
     )
-    for column in ("expert setting", "cpu ms", "evaluator", "decisions", "best card", "mean loss", "vs first", "95% CI"):
+    for column in (
+        "expert setting",
+        "cpu ms",
+        "evaluator",
+        "decisions",
+        "best card",
+        "mean loss",
+        "vs first",
+        "95% CI",
+    ):
         table.add_column(column, justify="left" if column in ("expert setting", "evaluator") else "right")
     for row in result["rows"]:
         for evaluator in EVALUATORS:
