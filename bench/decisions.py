@@ -13,7 +13,8 @@ best card). The table gives each setting's mean loss in playout and in solver de
 units differ), its CPU time per decision, and its paired difference from the first setting with
 a 95% interval (normal, over decisions): the settings face the very same positions, so small
 differences in card play separate here long before they do in arena scores, where one different
-card changes the rest of the game.
+card changes the rest of the game. Before the endings, though, one rules-bot playout is a rough
+judge of the best card: read the solver rows first.
 """
 
 from __future__ import annotations
