@@ -32,10 +32,7 @@ from rich.table import Table
 
 from atout.bots.expert import ExpertBot
 from atout.bots.expert.search import card_values
-from atout.bots.rules import RulesBot
-from atout.engine.actions import ACTIONS, ActionKind
-from atout.engine.french import FrenchDeal
-from atout.rules import Rules
+from positions import rules_bot_card_decisions
 
 EVALUATORS = ("playout", "solver")
 
@@ -45,33 +42,23 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     specs: list[str] = args.bots
     losses: dict[str, dict[str, list[float]]] = {s: {e: [] for e in EVALUATORS} for s in specs}
     seconds: dict[str, list[float]] = {s: [] for s in specs}
-    rules_bot = RulesBot()
     rng = random.Random(args.seed)
     start = time.perf_counter()
-    for index in range(args.deals):
-        deal = FrenchDeal.new(
-            Rules(players=args.players), dealer=index % args.players, rng=rng.getrandbits(63)
-        )
-        card_decisions = 0
-        while not deal.is_over():
-            seat, legal = deal.current_player, deal.legal_actions()
-            view = deal.view(seat)
-            if ACTIONS[legal[0]].kind is ActionKind.PLAY and len(legal) > 1:
-                card_decisions += 1
-                if card_decisions % args.every == 0:
-                    decision_seed = rng.getrandbits(63)
-                    chosen = {}
-                    for spec in specs:
-                        bot = ExpertBot.at_level(spec, rng=decision_seed)
-                        cpu = time.process_time()
-                        chosen[spec] = bot.choose(view, legal)
-                        seconds[spec].append(time.process_time() - cpu)
-                    values, _, evaluator = card_values(deal, seat, legal, args.truth_solver)
-                    if len(set(values.values())) > 1:
-                        best = max(values.values())
-                        for spec in specs:
-                            losses[spec][evaluator].append(best - values[chosen[spec]])
-            deal.apply(rules_bot.choose(view, legal))
+    for deal, view, legal, number in rules_bot_card_decisions(args.players, args.deals, rng):
+        if len(legal) < 2 or number % args.every:
+            continue
+        decision_seed = rng.getrandbits(63)
+        chosen = {}
+        for spec in specs:
+            bot = ExpertBot.at_level(spec, rng=decision_seed)
+            cpu = time.process_time()
+            chosen[spec] = bot.choose(view, legal)
+            seconds[spec].append(time.process_time() - cpu)
+        values, _, evaluator = card_values(deal, view.seat, legal, args.truth_solver)
+        if len(set(values.values())) > 1:
+            best = max(values.values())
+            for spec in specs:
+                losses[spec][evaluator].append(best - values[chosen[spec]])
     return report(args, losses, seconds, time.perf_counter() - start)
 
 

@@ -29,12 +29,10 @@ from rich.table import Table
 
 from atout.bots.expert.likelihood import bid_weigher, play_judge
 from atout.bots.expert.worlds import WorldSampler, layout_of
-from atout.bots.rules import RulesBot
 from atout.cards import BIT, cards_of
-from atout.engine.actions import ACTIONS, ActionKind
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
-from atout.rules import Rules
+from positions import rules_bot_card_decisions
 
 Way = Callable[[SeatView], WorldSampler]
 
@@ -73,37 +71,27 @@ def accuracy(world: FrenchDeal, truth: dict[int, int]) -> float:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     samplers = ways(args.mismatch)
     scores: dict[str, list[float]] = {name: [] for name in samplers}
-    bot = RulesBot()
     rng = random.Random(args.seed)
     decisions = 0
     start = time.perf_counter()
-    for index in range(args.deals):
-        deal = FrenchDeal.new(
-            Rules(players=args.players), dealer=index % args.players, rng=rng.getrandbits(63)
-        )
-        card_decisions = 0
-        while not deal.is_over():
-            seat, legal = deal.current_player, deal.legal_actions()
-            view = deal.view(seat)
-            if ACTIONS[legal[0]].kind is ActionKind.PLAY:
-                card_decisions += 1
-                layout = layout_of(view)
-                if card_decisions % args.every == 0 and layout.hidden:
-                    truth = places(deal, layout.hidden)
-                    for name, make in samplers.items():
-                        sampler = make(view)
-                        draw_rng = random.Random(rng.getrandbits(63))
-                        total = weights = 0.0
-                        for _ in range(args.worlds):
-                            found = sampler.draw(draw_rng)
-                            if found is None:
-                                break
-                            world, weight = found
-                            total += weight * accuracy(world, truth)
-                            weights += weight
-                        scores[name].append(total / weights if weights else math.nan)
-                    decisions += 1
-            deal.apply(bot.choose(view, legal))
+    for deal, view, _, number in rules_bot_card_decisions(args.players, args.deals, rng):
+        layout = layout_of(view)
+        if number % args.every or not layout.hidden:
+            continue
+        truth = places(deal, layout.hidden)
+        for name, make in samplers.items():
+            sampler = make(view)
+            draw_rng = random.Random(rng.getrandbits(63))
+            total = weights = 0.0
+            for _ in range(args.worlds):
+                found = sampler.draw(draw_rng)
+                if found is None:
+                    break
+                world, weight = found
+                total += weight * accuracy(world, truth)
+                weights += weight
+            scores[name].append(total / weights if weights else math.nan)
+        decisions += 1
     keep = [i for i in range(decisions) if not any(math.isnan(scores[n][i]) for n in scores)]
     rows = []
     plain = [scores["plain"][i] for i in keep]
