@@ -89,8 +89,8 @@ class ExpertConfig:
     errors of the paired difference (0: the best mean wins)."""
     taker_edge: float = 0.0
     """Card points added to the attack's count in a simulated French bid, call or écart whenever
-    the seat is on the attack: its own card play beats the rules bot's that plays the dealings
-    out."""
+    the seat is on the attack, for a seat that plays better than the rules bot playing the
+    dealings out (0: none; 4 loses, docs/bots.md)."""
 
 
 LEVELS: dict[str, ExpertConfig] = {

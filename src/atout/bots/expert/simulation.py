@@ -25,7 +25,7 @@ from typing import TypeVar
 from atout.bots.expert.likelihood import bid_weight
 from atout.bots.rules import RulesBot
 from atout.bots.rules.playout import play_to_end
-from atout.cards import ALL_CARDS, KINGS_MASK, SUIT_MASKS, cards_of
+from atout.cards import ALL_CARDS, KINGS_MASK, SUIT_MASKS, TOTAL_HALF_POINTS, cards_of
 from atout.engine.actions import BID_BASE, BID_NAMES, CALL_BASE, DISCARD_BASE, KEEP_HAND
 from atout.engine.deal import HAND_SIZE
 from atout.engine.errors import IllegalActionError
@@ -115,7 +115,7 @@ def play_option(deal: FrenchDeal, seat: int, option: Option, edge: float = 0.0) 
     steps = play_to_end(world)
     summary = world.summary
     if edge and isinstance(summary, FrenchSummary) and seat in summary.attack:
-        half_points = min(182, max(0, summary.half_points + round(2 * edge)))
+        half_points = min(TOTAL_HALF_POINTS, max(0, summary.half_points + round(2 * edge)))
         return float(score(replace(summary, half_points=half_points))[seat]), steps
     return float(world.scores()[seat]), steps
 
