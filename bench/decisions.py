@@ -2,8 +2,8 @@
 
 Run with ``.venv/bin/python bench/decisions.py [--bots SPEC ...] [--players 4] [--deals N]
 [--every K] [--seed S] [--truth-solver C] [--json]``. Deals are played by the rules bot in every
-seat (so the inference model of the expert is exact). At every ``K``-th card decision with at
-least two different cards to play, each expert setting (``expert`` level strings such as
+seat (so the inference model of the expert is exact). At every ``K``-th card decision of a
+deal where the seat has at least two cards to play, each expert setting (``expert`` level strings such as
 ``fast`` or ``"fast,bid_inference=false"``) chooses a card from the seat's view alone, with the
 same seed for every setting; then every legal card is valued on the **true deal** as the cheat
 bot values it: by the exact solver once every hand holds at most ``C`` cards (the seat's side's
@@ -32,7 +32,7 @@ from rich.table import Table
 
 from atout.bots.expert import ExpertBot
 from atout.bots.expert.search import card_values
-from positions import rules_bot_card_decisions
+from positions import positive, rules_bot_card_decisions
 
 EVALUATORS = ("playout", "solver")
 
@@ -105,8 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", nargs="+", default=["fast", "fast,bid_inference=false"])
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
-    parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--every", type=int, default=1, help="measure every K-th card decision")
+    parser.add_argument("--deals", type=positive, default=20)
+    parser.add_argument("--every", type=positive, default=1, help="measure every K-th card decision")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--truth-solver", type=int, default=5, help="cards per hand from which the truth is solved"

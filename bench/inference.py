@@ -32,7 +32,7 @@ from atout.bots.expert.worlds import WorldSampler, layout_of
 from atout.cards import BIT, cards_of
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
-from positions import rules_bot_card_decisions
+from positions import positive, rules_bot_card_decisions
 
 Way = Callable[[SeatView], WorldSampler]
 
@@ -122,9 +122,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
-    parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--worlds", type=int, default=16)
-    parser.add_argument("--every", type=int, default=4, help="measure every K-th card decision")
+    parser.add_argument("--deals", type=positive, default=20)
+    parser.add_argument("--worlds", type=positive, default=16)
+    parser.add_argument("--every", type=positive, default=4, help="measure every K-th card decision")
     parser.add_argument("--mismatch", type=float, nargs="*", default=[0.5, 0.1])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Iterator
 
@@ -31,3 +32,14 @@ def rules_bot_card_decisions(
                 number += 1
                 yield deal, view, legal, number
             deal.apply(bot.choose(view, legal))
+
+
+def positive(text: str) -> int:
+    """A command-line count of at least 1 (``argparse`` type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is below 1")
+    return value
