@@ -27,7 +27,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from atout.bots.expert.likelihood import bid_weigher, play_judge
+from atout.bots.expert.likelihood import MISMATCH, bid_weigher
 from atout.bots.expert.worlds import WorldSampler, layout_of
 from atout.cards import BIT, cards_of
 from atout.engine.french import FrenchDeal
@@ -37,7 +37,7 @@ from positions import positive, rules_bot_card_decisions
 Way = Callable[[SeatView], WorldSampler]
 
 
-def ways(mismatches: list[float]) -> dict[str, Way]:
+def ways(mismatches: list[float], selects: list[int]) -> dict[str, Way]:
     """The samplers compared, by name."""
     out: dict[str, Way] = {
         "plain": lambda view: WorldSampler(view, None, None),
@@ -45,12 +45,26 @@ def ways(mismatches: list[float]) -> dict[str, Way]:
     }
     for m in mismatches:
         out[f"bids+plays {m:g}"] = _judged(m)
+    for r in selects:
+        out[f"bids, likeliest of {r}"] = _selected(r)
+        SELECTED.add(f"bids, likeliest of {r}")
     return out
 
 
 def _judged(mismatch: float) -> Way:
     def make(view: SeatView) -> WorldSampler:
-        return WorldSampler(view, bid_weigher(view), play_judge(mismatch))
+        return WorldSampler(view, bid_weigher(view), mismatch)
+
+    return make
+
+
+SELECTED: set[str] = set()
+"""The ways that select worlds (their worlds count alike, not by weight)."""
+
+
+def _selected(select: int) -> Way:
+    def make(view: SeatView) -> WorldSampler:
+        return WorldSampler(view, bid_weigher(view), MISMATCH, select=select)
 
     return make
 
@@ -69,8 +83,10 @@ def accuracy(world: FrenchDeal, truth: dict[int, int]) -> float:
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    samplers = ways(args.mismatch)
+    samplers = ways(args.mismatch, args.select)
     scores: dict[str, list[float]] = {name: [] for name in samplers}
+    seconds = dict.fromkeys(samplers, 0.0)
+    drawn = dict.fromkeys(samplers, 0)
     rng = random.Random(args.seed)
     decisions = 0
     start = time.perf_counter()
@@ -84,10 +100,15 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             draw_rng = random.Random(rng.getrandbits(63))
             total = weights = 0.0
             for _ in range(args.worlds):
+                began = time.process_time()
                 found = sampler.draw(draw_rng)
+                seconds[name] += time.process_time() - began
                 if found is None:
                     break
+                drawn[name] += 1
                 world, weight = found
+                if name in SELECTED:
+                    weight = 1.0
                 total += weight * accuracy(world, truth)
                 weights += weight
             scores[name].append(total / weights if weights else math.nan)
@@ -106,6 +127,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 "accuracy": statistics.fmean(values) if values else None,
                 "vs_plain": mean_diff,
                 "ci95": [mean_diff - half, mean_diff + half],
+                "ms_per_world": 1000 * seconds[name] / max(drawn[name], 1),
             }
         )
     return {
@@ -126,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=positive, default=16)
     parser.add_argument("--every", type=positive, default=4, help="measure every K-th card decision")
     parser.add_argument("--mismatch", type=float, nargs="*", default=[0.5, 0.1])
+    parser.add_argument("--select", type=positive, nargs="*", default=[4], help="likeliest of R dealings")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -137,12 +160,16 @@ def main(argv: list[str] | None = None) -> int:
         title=f"Hidden cards placed right, {report['players']} players, {report['decisions']} decisions "
         f"of {report['deals']} rules-bot deals, {report['worlds']} worlds each ({report['seconds']} s)"
     )
-    for column in ("sampling", "accuracy", "vs plain", "95% CI"):
+    for column in ("sampling", "accuracy", "vs plain", "95% CI", "CPU ms per world"):
         table.add_column(column, justify="left" if column == "sampling" else "right")
     for row in report["rows"]:
         low, high = row["ci95"]
         table.add_row(
-            row["way"], f"{row['accuracy']:.4f}", f"{row['vs_plain']:+.4f}", f"[{low:+.4f}, {high:+.4f}]"
+            row["way"],
+            f"{row['accuracy']:.4f}",
+            f"{row['vs_plain']:+.4f}",
+            f"[{low:+.4f}, {high:+.4f}]",
+            f"{row['ms_per_world']:.2f}",
         )
     Console().print(table)
     return 0

@@ -1,4 +1,4 @@
-"""Worlds weighted by the bids: the likelihood of the rules bot's bids (docs/bots.md)."""
+"""Worlds weighted by the bids and the card plays: their likelihood under the rules bot's policy (docs/bots.md)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import math
 import random
 import statistics
 
-from hypothesis import given
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from atout.bots.expert.likelihood import bid_bounds, bid_weigher, bid_weight, play_judge
-from atout.bots.expert.worlds import sample_world
+from atout.bots.expert.worlds import WorldSampler, deal_hidden, layout_of, rebuild_weighted, sample_world
 from atout.bots.rules import RulesBot
 from atout.bots.rules.french import BID_THRESHOLDS
 from atout.bots.rules.strength import french_strength
@@ -95,3 +96,67 @@ def test_the_rules_bot_s_own_plays_have_full_likelihood() -> None:
                     assert judge(deal, other) == 0.25
             deal.apply(action)
         assert factors and set(factors) == {1.0}
+
+
+def _mid_play_views(players: int, seed: int) -> list[tuple[FrenchDeal, int]]:
+    """Deals played by the rules bot, stopped at a few card decisions after the first trick."""
+    rng = random.Random(seed)
+    deal = FrenchDeal.new(Rules(players=players), dealer=rng.randrange(players), rng=rng.getrandbits(63))
+    bot = RulesBot()
+    out = []
+    while not deal.is_over():
+        legal = deal.legal_actions()
+        if deal.phase == "play" and deal.tricks and rng.random() < 0.15:
+            out.append((deal.clone(), deal.current_player))
+        deal.apply(bot.choose(deal.view(deal.current_player), legal))
+    return out
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32))
+def test_a_world_s_replay_judges_plays_as_the_rules_bot_s_view_does(players: int, seed: int) -> None:
+    """Inference by plays: the weight a world's replay gives it (no views) is the product of the
+    view-based judge over the other seats' card plays, and it counts the plays it judged."""
+    judge = play_judge(mismatch=0.25)
+    checked = 0
+    for deal, seat in _mid_play_views(players, seed)[:3]:
+        view = deal.view(seat)
+        layout = layout_of(view)
+        rng = random.Random(seed)
+        for _ in range(3):
+            dealt = deal_hidden(layout, rng)
+            found = None if dealt is None else rebuild_weighted(view, layout, dealt, mismatch=0.25)
+            if found is None:
+                continue
+            world, weight, judged = found
+            replay = FrenchDeal(world.rules, world.dealer, world.initial_hands, world.chien)
+            expected, counted = 1.0, 0
+            for action in world.history:
+                if replay.phase == "play" and replay.current_player != seat:
+                    expected *= judge(replay, action)
+                    counted += len(replay.legal_actions()) > 1
+                replay.apply(action)
+            assert weight == pytest.approx(expected) and judged == counted
+            checked += 1
+    assume(checked > 0)
+
+
+def test_the_true_deal_weighs_one_and_selection_never_lowers_the_weight() -> None:
+    """The rules bot's own plays are never unlikely (weight 1 in the true deal), and the likeliest
+    of several dealings weighs at least as much as the first of them (the plain draw)."""
+    compared = 0
+    for seed in range(4):
+        for deal, seat in _mid_play_views(4, seed):
+            view = deal.view(seat)
+            layout = layout_of(view)
+            truth = [deal.hands[s] & layout.hidden for s in range(deal.n)]
+            truth.append(layout.hidden & ~sum(truth))
+            found = rebuild_weighted(view, layout, truth, mismatch=0.5)
+            assert found is not None and found[1] == 1.0
+            plain = WorldSampler(view, None, 0.5).draw(random.Random(seed))
+            chosen = WorldSampler(view, None, 0.5, select=6).draw(random.Random(seed))
+            assert plain is not None and chosen is not None
+            assert chosen[0].view(seat) == view
+            assert chosen[1] >= plain[1]
+            compared += chosen[1] > plain[1]
+    assert compared > 0

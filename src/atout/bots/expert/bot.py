@@ -32,7 +32,7 @@ from atout.bots.base import View
 from atout.bots.expert import austrian
 from atout.bots.expert.austrian import choose_austrian_card
 from atout.bots.expert.austrian_worlds import sample_world as sample_austrian_world
-from atout.bots.expert.likelihood import TEMPERATURE, bid_weigher, play_judge
+from atout.bots.expert.likelihood import MISMATCH, TEMPERATURE, bid_weigher
 from atout.bots.expert.search import card_values, distinct_cards
 from atout.bots.expert.simulation import (
     Option,
@@ -80,6 +80,9 @@ class ExpertConfig:
     play_mismatch: float = 1.0
     """Weight factor of a world per card play of another seat that the rules bot, there, would
     not have made (:func:`.likelihood.play_judge`); 1: plays are not weighed."""
+    select: int = 1
+    """Dealings drawn per world searched: the likeliest by the other seats' card plays (fewest
+    the rules bot would not have made) is searched; 1: no selection."""
     simulations: int = 0
     """Dealings simulated per bid, call and écart (:mod:`.simulation`); 0: the rules bot's."""
     all_bids: bool = False
@@ -159,7 +162,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, simulations, all_bids, margin, taker_edge
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, select, simulations, all_bids, margin, taker_edge
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -289,8 +292,9 @@ class ExpertBot:
         evaluator = "none"
         samples = config.samples if len(cards) > 1 else 0  # one card, whatever is chosen
         weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
-        judge = play_judge(config.play_mismatch) if config.play_mismatch < 1.0 else None
-        sampler = WorldSampler(view, weigh, judge)
+        weighted = config.play_mismatch < 1.0
+        mismatch = config.play_mismatch if weighted else MISMATCH if config.select > 1 else None
+        sampler = WorldSampler(view, weigh, mismatch, select=config.select)
         # the least a world costs: one dealing and its replay
         world_work = sampler.deal_cost + sampler.replay_cost
         cost = world_work  # the least a world costs
@@ -313,6 +317,8 @@ class ExpertBot:
             if found is None:
                 break
             world, weight = found
+            if not weighted:
+                weight = 1.0
             values, spent, evaluator = card_values(world, view.seat, cards, config.solver_cards)
             for card, value in values.items():
                 totals[card] += weight * value

@@ -106,26 +106,31 @@ MISMATCH = 0.5
 _RULES = RulesBot()
 
 
+def same_play(expected: int, card: int) -> bool:
+    """Whether playing ``card`` is what the rules bot does when it plays ``expected``: the same
+    card, or in a plain suit a card of the same value (the rules bot's choice among those is
+    arbitrary)."""
+    return expected == card or (
+        SUIT_OF[card] != TRUMP
+        and SUIT_OF[expected] == SUIT_OF[card]
+        and HALF_POINTS[expected] == HALF_POINTS[card]
+    )
+
+
 def play_judge(mismatch: float = MISMATCH) -> Callable[[FrenchDeal, int], float]:
     """The likelihood of a card play in a world: 1 when the rules bot, in the player's seat of
-    that world, would play it (or, in a plain suit, a card of the same value); else
-    ``mismatch``."""
+    that world, would play it (:func:`same_play`), else ``mismatch``. From the player's view
+    (the reference: a world's replay judges its plays the same way without views,
+    :func:`~.worlds.rebuild_weighted`)."""
 
     def judge(deal: FrenchDeal, card: int) -> float:
-        seat = deal.current_player
         legal = deal.legal_actions()
         if len(legal) < 2:
             return 1.0
-        expected = int(_RULES.choose(deal.view(seat), legal))
-        if expected == card or (
-            SUIT_OF[card] != TRUMP
-            and SUIT_OF[expected] == SUIT_OF[card]
-            and HALF_POINTS[expected] == HALF_POINTS[card]
-        ):
-            return 1.0
-        return mismatch
+        expected = int(_RULES.choose(deal.view(deal.current_player), legal))
+        return 1.0 if same_play(expected, card) else mismatch
 
     return judge
 
 
-__all__ = ["MISMATCH", "TEMPERATURE", "bid_bounds", "bid_weigher", "bid_weight", "play_judge"]
+__all__ = ["MISMATCH", "TEMPERATURE", "bid_bounds", "bid_weigher", "bid_weight", "play_judge", "same_play"]

@@ -12,7 +12,11 @@ consistent with the view, whatever the sampler's shortcuts.
 
 The sampler is uniform over the layouts it accepts only approximately: cards with the fewest
 places are dealt first, a group of cards with the same places at once (retried on a dead end,
-then dealt one by one under Hall's condition, which never dead-ends); the plays are not weighted by how likely the other seats were to make them.
+then dealt one by one under Hall's condition, which never dead-ends). How likely the other seats'
+bids were weighs the dealings (a :data:`Weigher`, by rejection); how likely their card plays were
+is judged during the replay (:func:`rebuild_weighted`: the rules bot's card in each of their
+seats, read by :class:`~atout.bots.rules.playout.CardPlayFollower` without views), for importance
+weights or to keep the likeliest of several dealings (:class:`WorldSampler`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards
+from atout.bots.expert.likelihood import same_play
+from atout.bots.rules.playout import CardPlayFollower
 from atout.cards import ALL_CARDS, BIT, cards_of
 from atout.engine.actions import (
     ANNOUNCE_CHELEM,
@@ -50,8 +56,13 @@ CHIEN_TAKEN = ("petite", "pousse", "garde")
 Weigher = Callable[[list[int]], float]
 """A dealing's likelihood in (0, 1] from the dealt hands (by seat)."""
 
-Judge = Callable[[FrenchDeal, int], float]
-"""The likelihood of the current player's next action (a card) in a deal."""
+
+class TooUnlikely(Exception):
+    """A judged replay fell to or below its floor weight (it is abandoned)."""
+
+    def __init__(self, judged: int) -> None:
+        super().__init__(f"abandoned after {judged} judged plays")
+        self.judged = judged
 
 
 @dataclass(frozen=True)
@@ -263,28 +274,41 @@ def rebuild(view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | No
 
 
 def rebuild_weighted(
-    view: SeatView, layout: Layout, dealt: list[int], judge: Judge | None = None
-) -> tuple[FrenchDeal, float] | None:
-    """:func:`rebuild`, and the product of ``judge`` over the other seats' card plays (1 without)."""
+    view: SeatView,
+    layout: Layout,
+    dealt: list[int],
+    mismatch: float | None = None,
+    floor: float = -1.0,
+) -> tuple[FrenchDeal, float, int] | None:
+    """:func:`rebuild`, the world's likelihood by the other seats' card plays and the number of
+    plays judged. With ``mismatch``, each card another seat played that the rules bot, in its seat
+    of the world, would not have played there (:func:`~.likelihood.same_play`) multiplies the
+    weight by ``mismatch``; the replay is abandoned (``None``) once the weight falls to ``floor``
+    or below (:class:`TooUnlikely` is raised). Without: weight 1, nothing judged."""
     n, me = view.players, view.seat
     taker = view.taker
     initial, chien, ecart = dealing_of(view, layout, dealt)
     extra = dealt[n]
     try:
         deal = FrenchDeal(view.rules, view.dealer, initial, chien)
-        weight = _replay(deal, view, ecart, extra if taker != me else 0, judge)
+        weight, judged = _replay(deal, view, ecart, extra if taker != me else 0, mismatch, floor)
     except (ValueError, IllegalActionError, IndexError):
         return None
     if deal.view(me) != view:
         return None
-    return deal, weight
+    return deal, weight, judged
 
 
 def _replay(
-    deal: FrenchDeal, view: SeatView, ecart: int, hidden_discards: int, judge: Judge | None = None
-) -> float:
+    deal: FrenchDeal,
+    view: SeatView,
+    ecart: int,
+    hidden_discards: int,
+    mismatch: float | None = None,
+    floor: float = -1.0,
+) -> tuple[float, int]:
     """Apply every action ``view`` shows (and the hidden discards) to a freshly dealt deal; the
-    product of ``judge`` over the other seats' card plays."""
+    weight of the other seats' card plays and how many were judged (see :func:`rebuild_weighted`)."""
     bids = [BID_BASE + BID_NAMES.index(name) for _, name in view.bids]
     if view.seat == view.taker:
         discards = [_card(e.data) for e in view.events if e.kind == "discard"]
@@ -297,15 +321,27 @@ def _replay(
     misere = {e.seat: MISERE_NAMES.index(str(e.data)) for e in view.events if e.kind == "misere"}
     partial = any(e.kind == "partial_slam" for e in view.events)
     plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
-    bid_i = discard_i = play_i = 0
+    bid_i = discard_i = play_i = judged = 0
     weight = 1.0
+    follower: CardPlayFollower | None = None
     while play_i < len(plays) or deal.phase != "play":
         phase = deal.phase
         if phase == "play":
             action = plays[play_i]
             play_i += 1
-            if judge is not None and deal.current_player != view.seat:
-                weight *= judge(deal, action)
+            if mismatch is None:
+                deal.apply(action)
+                continue
+            if follower is None:
+                follower = CardPlayFollower(deal)
+            if deal.current_player != view.seat and deal.legal_play_mask().bit_count() > 1:
+                judged += 1
+                if not same_play(follower.rules_card(), action):
+                    weight *= mismatch
+                    if weight <= floor:
+                        raise TooUnlikely(judged)
+            follower.play(action)
+            continue
         elif phase == "bidding":
             action = bids[bid_i]
             bid_i += 1
@@ -329,7 +365,7 @@ def _replay(
         else:
             raise ValueError(f"the replay reached the {phase} phase")
         deal.apply(action)
-    return weight
+    return weight, judged
 
 
 def _card(data: object) -> int:
@@ -361,53 +397,78 @@ def sample_weighted_world(
     tries: int = 20,
     weigh: Weigher | None = None,
     draws: int = 12,
-    judge: Judge | None = None,
+    mismatch: float | None = None,
 ) -> tuple[FrenchDeal, float] | None:
-    """:func:`sample_world`, with the world's importance weight: the product of ``judge`` over
-    the other seats' card plays (1 without ``judge``)."""
-    return WorldSampler(view, weigh, judge, tries, draws).draw(rng)
+    """:func:`sample_world`, with the world's likelihood by the other seats' card plays (one
+    factor ``mismatch`` per play the rules bot would not have made; 1 without ``mismatch``)."""
+    return WorldSampler(view, weigh, mismatch, tries, draws).draw(rng)
 
 
 class WorldSampler:
     """Draws worlds for one view (the layout read once), counting its effort in the units of
     the expert's work budget (about one simulated decision each): a dealing costs
-    ``2 + hidden cards // 3``, a weighing 3, a replay ``2 + events // 4``."""
+    ``2 + hidden cards // 3``, a weighing 3, a replay ``2 + events // 4`` and one more per card
+    play judged.
+
+    With ``mismatch``, a world's weight is its likelihood by the other seats' card plays (one
+    factor ``mismatch`` per play the rules bot would not have made there). With ``select`` above
+    1, each drawn world is the likeliest of up to ``select`` consistent dealings (the first among
+    equals; a dealing that cannot beat the best so far is abandoned mid-replay, and a world no
+    play of which is unlikely ends the search at once)."""
 
     def __init__(
         self,
         view: SeatView,
         weigh: Weigher | None = None,
-        judge: Judge | None = None,
+        mismatch: float | None = None,
         tries: int = 20,
         draws: int = 12,
+        select: int = 1,
     ) -> None:
         self.view = view
         self.layout = layout_of(view)
         self.weigh = weigh
-        self.judge = judge
+        self.mismatch = mismatch
         self.tries = tries
         self.draws = draws
+        self.select = select
         self.effort = 0
         self.deal_cost = 2 + self.layout.hidden.bit_count() // 3
         self.replay_cost = 2 + len(view.events) // 4
-        if judge is not None:  # one rules decision per card the other seats played
-            self.replay_cost += sum(s != view.seat for t in view.tricks for s, _ in t.plays)
-            self.replay_cost += sum(s != view.seat for s, _ in view.trick)
 
     def draw(self, rng: random.Random) -> tuple[FrenchDeal, float] | None:
-        """A world and its importance weight, or ``None`` when ``tries`` attempts found none.
+        """A world and its weight, or ``None`` when ``tries`` attempts found none.
 
         With ``weigh``, dealings are drawn by rejection: each is accepted with probability its
         weight, so worlds follow the sampler's distribution reweighted by ``weigh``; after
         ``draws`` refusals the heaviest dealing drawn is taken."""
+        best: tuple[FrenchDeal, float] | None = None
+        for _ in range(self.select):
+            try:
+                found = self._draw_one(rng, -1.0 if best is None else best[1])
+            except TooUnlikely as abandoned:
+                self.effort += abandoned.judged
+                continue
+            if found is None:
+                break
+            best = found
+            if best[1] >= 1.0:
+                break
+        return best
+
+    def _draw_one(self, rng: random.Random, floor: float) -> tuple[FrenchDeal, float] | None:
+        """One consistent world heavier than ``floor``, or ``None`` after ``tries`` attempts
+        (:class:`TooUnlikely` when a dealing's plays bring it to ``floor`` or below)."""
         for _ in range(self.tries):
             dealt = self._dealt(rng)
             if dealt is None:
                 return None
             self.effort += self.replay_cost
-            found = rebuild_weighted(self.view, self.layout, dealt, self.judge)
+            found = rebuild_weighted(self.view, self.layout, dealt, self.mismatch, floor)
             if found is not None:
-                return found
+                world, weight, judged = found
+                self.effort += judged
+                return world, weight
         return None
 
     def _dealt(self, rng: random.Random) -> list[int] | None:
@@ -430,9 +491,9 @@ class WorldSampler:
 
 __all__ = [
     "CHIEN_TAKEN",
-    "Judge",
     "Layout",
     "Places",
+    "TooUnlikely",
     "Weigher",
     "WorldSampler",
     "deal_hidden",

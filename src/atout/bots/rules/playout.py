@@ -69,35 +69,7 @@ def _play_cards(deal: FrenchDeal) -> int:
     """From the card play on: card plays by the rules bot's table, built from the deal; the other
     decisions (poignée, misère) by the plain loop."""
     choose = _RULES.choose
-    n = deal.n
-    five = n == 5
-    seats = tuple(range(n))
-    taker = deal.taker
-    called = deal.called_card
-    called_suit = SUIT_OF[called] if called >= 0 else -1
-    chien_public = deal.contract in ("petite", "pousse", "garde")
-    called_in_chien = called >= 0 and chien_public and bool(deal.chien >> called & 1)
-    hands = deal.hands
-    winners = deal.trick_winners
-
-    # what every seat has seen: cards played, voids shown, the tricks' winners, the current trick
-    voids: dict[int, set[int]] = {}
-    played = 0
-    won_by = 0  # mask of the seats that won a finished trick
-    for trick_seats, cards, winner in deal.tricks:
-        won_by |= 1 << winner
-        add_trick_voids(voids, tuple(zip(trick_seats, cards, strict=False)))
-        for card in cards:
-            played |= BIT[card]
-    plays = tuple(zip(deal.trick_seat_order(), deal.trick_cards, strict=False))
-    led = add_trick_voids(voids, plays)
-    in_trick = 0
-    for seat, card in plays:
-        played |= BIT[card]
-        in_trick |= 1 << seat
-    alone = any(e.kind == "alone" for e in deal._log)
-
-    base = n << 16 | taker << 19 | (called_suit + 1) << 22  # of the keys of _SEATS
+    follow = CardPlayFollower(deal)
     steps = 0
     while True:
         phase = deal.phase
@@ -105,67 +77,137 @@ def _play_cards(deal: FrenchDeal) -> int:
             if phase is _END:
                 return steps
             deal.apply(choose(deal.view(deal.current_player), deal.legal_actions()))
-            steps += 1
-            continue
+        else:
+            follow.play(follow.rules_card())
+        steps += 1
+
+
+class CardPlayFollower:
+    """Follows a French deal's card play as every seat sees it (cards played, voids shown, the
+    tricks' winners, the current trick), so that the rules bot's card for the seat to play can be
+    read without a view (:meth:`rules_card`). Cards go through :meth:`play` (which applies them to
+    the deal); other actions (poignée, misère declarations) may be applied to the deal directly."""
+
+    __slots__ = (
+        "alone",
+        "base",
+        "called",
+        "called_in_chien",
+        "called_suit",
+        "deal",
+        "five",
+        "in_trick",
+        "led",
+        "played",
+        "plays",
+        "seats",
+        "taker",
+        "voids",
+        "won_by",
+    )
+
+    def __init__(self, deal: FrenchDeal) -> None:
+        n = deal.n
+        self.deal = deal
+        self.five = n == 5
+        self.seats = tuple(range(n))
+        self.taker = taker = deal.taker
+        self.called = called = deal.called_card
+        self.called_suit = called_suit = SUIT_OF[called] if called >= 0 else -1
+        chien_public = deal.contract in ("petite", "pousse", "garde")
+        self.called_in_chien = called >= 0 and chien_public and bool(deal.chien >> called & 1)
+        voids: dict[int, set[int]] = {}
+        played = 0
+        won_by = 0  # mask of the seats that won a finished trick
+        for trick_seats, cards, winner in deal.tricks:
+            won_by |= 1 << winner
+            add_trick_voids(voids, tuple(zip(trick_seats, cards, strict=False)))
+            for card in cards:
+                played |= BIT[card]
+        plays = tuple(zip(deal.trick_seat_order(), deal.trick_cards, strict=False))
+        self.led = add_trick_voids(voids, plays)
+        in_trick = 0
+        for seat, card in plays:
+            played |= BIT[card]
+            in_trick |= 1 << seat
+        self.voids, self.played, self.won_by, self.plays, self.in_trick = (
+            voids,
+            played,
+            won_by,
+            plays,
+            in_trick,
+        )
+        self.alone = any(e.kind == "alone" for e in deal._log)
+        self.base = n << 16 | taker << 19 | (called_suit + 1) << 22  # of the keys of _SEATS
+
+    def rules_card(self) -> int:
+        """The card the rules bot plays for the seat to play (the deal in its card-play phase)."""
+        deal = self.deal
         me = deal.current_player
         legal = deal.legal_play_mask()
         if legal & (legal - 1) == 0:
-            card = legal.bit_length() - 1
-        else:
-            hand = hands[me]
-            # the partner as french_table reads it from the view (5 players only; None is -2)
-            partner = -2
-            if five:
-                known_partner = deal.partner
-                if known_partner >= 0 and (deal._sides_public or me == known_partner):
-                    partner = known_partner
-                elif called < 0:
-                    pass
-                elif alone or called_in_chien or (me == taker and hand >> called & 1):
-                    partner = -1
-                elif me != taker:
-                    candidates = [
-                        s for s in seats if s != taker and s != me and called_suit not in voids.get(s, ())
-                    ]
-                    if len(candidates) == 1:
-                        partner = candidates[0]
-            key = base | me | (partner + 2) << 3 | won_by << 6 | in_trick << 11
-            seen = _SEATS.get(key)
-            if seen is None:
-                seen = _seat_knowledge(key)
-            good, mine, side_won_all, later, lead_low_in = seen
-            ecart = deal.ecart if me == taker else deal.ecart & TRUMPS_MASK
-            # Table's fields in order (positional: quicker than by keyword, in this hot loop)
-            table = Table(
-                FRENCH_PACK,  # pack
-                me,  # me
-                hand,  # hand
-                legal,  # legal
-                plays,  # plays
-                later,  # later
-                ALL_CARDS & ~played & ~hand & ~ecart,  # unseen
-                voids,  # voids
-                good,  # good
-                mine,  # attacker
-                taker,  # taker
-                side_won_all,  # side_won_all
-                hand.bit_count(),  # tricks_left
-                lead_low_in,  # lead_low_in
-            )
-            card = choose_card(table)
-        if card == deal._reveal_card and me == taker:
-            alone = True  # the engine logs the "alone" event for this card
+            return legal.bit_length() - 1
+        hand = deal.hands[me]
+        taker, called, voids = self.taker, self.called, self.voids
+        # the partner as french_table reads it from the view (5 players only; None is -2)
+        partner = -2
+        if self.five:
+            known_partner = deal.partner
+            if known_partner >= 0 and (deal._sides_public or me == known_partner):
+                partner = known_partner
+            elif called < 0:
+                pass
+            elif self.alone or self.called_in_chien or (me == taker and hand >> called & 1):
+                partner = -1
+            elif me != taker:
+                called_suit = self.called_suit
+                candidates = [
+                    s for s in self.seats if s != taker and s != me and called_suit not in voids.get(s, ())
+                ]
+                if len(candidates) == 1:
+                    partner = candidates[0]
+        key = self.base | me | (partner + 2) << 3 | self.won_by << 6 | self.in_trick << 11
+        seen = _SEATS.get(key)
+        if seen is None:
+            seen = _seat_knowledge(key)
+        good, mine, side_won_all, later, lead_low_in = seen
+        ecart = deal.ecart if me == taker else deal.ecart & TRUMPS_MASK
+        # Table's fields in order (positional: quicker than by keyword, in this hot loop)
+        table = Table(
+            FRENCH_PACK,  # pack
+            me,  # me
+            hand,  # hand
+            legal,  # legal
+            self.plays,  # plays
+            later,  # later
+            ALL_CARDS & ~self.played & ~hand & ~ecart,  # unseen
+            voids,  # voids
+            good,  # good
+            mine,  # attacker
+            taker,  # taker
+            side_won_all,  # side_won_all
+            hand.bit_count(),  # tricks_left
+            lead_low_in,  # lead_low_in
+        )
+        return choose_card(table)
+
+    def play(self, card: int) -> None:
+        """Play ``card`` for the seat to play (applied to the deal) and note what it shows."""
+        deal = self.deal
+        me = deal.current_player
+        if card == deal._reveal_card and me == self.taker:
+            self.alone = True  # the engine logs the "alone" event for this card
         deal.apply(card)
-        steps += 1
-        played |= BIT[card]
-        plays += ((me, card),)
-        in_trick |= 1 << me
-        led = note_play(voids, me, card, led)
-        if not deal.trick_cards:  # the card ended the trick
-            won_by |= 1 << winners[-1]
-            plays = ()
-            in_trick = 0
-            led = -1
+        self.played |= BIT[card]
+        self.led = note_play(self.voids, me, card, self.led)
+        if deal.trick_cards:
+            self.plays += ((me, card),)
+            self.in_trick |= 1 << me
+        else:  # the card ended the trick
+            self.won_by |= 1 << deal.trick_winners[-1]
+            self.plays = ()
+            self.in_trick = 0
+            self.led = -1
 
 
 _Knowledge = tuple[Callable[[int], bool], bool, bool, tuple[int, ...], int]
@@ -234,4 +276,4 @@ def note_play(
     return led
 
 
-__all__ = ["add_trick_voids", "note_play", "play_to_end", "play_to_end_slow"]
+__all__ = ["CardPlayFollower", "add_trick_voids", "note_play", "play_to_end", "play_to_end_slow"]
