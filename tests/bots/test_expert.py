@@ -64,10 +64,11 @@ def test_sampled_worlds_agree_with_the_view(players: int, seed: int) -> None:
     assert made >= tried - 3  # a rare dead end is allowed (the bot then plays the rules card)
 
 
-def test_expert_plays_legal_cards_in_every_player_count() -> None:
+@pytest.mark.parametrize("inference", [{}, {"play_mismatch": 0.5}, {"select": 3}])
+def test_expert_plays_legal_cards_in_every_player_count(inference: dict[str, float]) -> None:
     for players in (3, 4, 5):
         deal = FrenchDeal.new(Rules(players=players), dealer=0, rng=players)
-        expert = ExpertBot(ExpertConfig(samples=3, work=60), rng=1)
+        expert = ExpertBot(ExpertConfig(samples=3, work=600, **inference), rng=1)
         rules = RulesBot()
         while not deal.is_over():
             seat, legal = deal.current_player, deal.legal_actions()
@@ -140,3 +141,9 @@ def test_a_think_budget_replaces_the_work_budget() -> None:
     clocked.choose(view, legal)
     assert counted.last is not None and counted.last.worlds == 0
     assert clocked.last is not None and clocked.last.worlds == 3
+
+
+def test_a_selection_below_one_dealing_is_refused() -> None:
+    with pytest.raises(ValueError, match="select: 0 is below 1"):
+        ExpertBot.at_level("fast,select=0")
+    assert ExpertBot.at_level("strong,select=3").config.select == 3

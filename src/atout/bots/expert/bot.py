@@ -105,6 +105,10 @@ LEVELS: dict[str, ExpertConfig] = {
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
 
 
+AT_LEAST_ONE = ("select",)
+"""Settings that mean nothing below 1."""
+
+
 def _config_value(key: str, text: str) -> object:
     """``text`` read as the type of :class:`ExpertConfig` field ``key``."""
     defaults = {f.name: getattr(ExpertConfig(), f.name) for f in fields(ExpertConfig)}
@@ -118,9 +122,12 @@ def _config_value(key: str, text: str) -> object:
             if text not in ("true", "false", "on", "off", "1", "0"):
                 raise ValueError
             return text in ("true", "on", "1")
-        return type(default)(text)
+        value = type(default)(text)
     except ValueError:
         raise ValueError(f"expert setting {key}: {text!r} is not a {type(default).__name__}") from None
+    if key in AT_LEAST_ONE and value < 1:
+        raise ValueError(f"expert setting {key}: {text} is below 1")
+    return value
 
 
 @dataclass
