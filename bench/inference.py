@@ -37,7 +37,7 @@ from positions import positive, rules_bot_card_decisions
 Way = Callable[[SeatView], WorldSampler]
 
 
-def ways(mismatches: list[float], selects: list[int]) -> dict[str, Way]:
+def ways(mismatches: list[float], selects: list[int], repairs: list[int]) -> dict[str, Way]:
     """The samplers compared, by name."""
     out: dict[str, Way] = {
         "plain": lambda view: WorldSampler(view, None, None),
@@ -48,6 +48,9 @@ def ways(mismatches: list[float], selects: list[int]) -> dict[str, Way]:
     for r in selects:
         out[f"bids, likeliest of {r}"] = _selected(r)
         SELECTED.add(f"bids, likeliest of {r}")
+    for r in repairs:
+        out[f"bids, {r} repairs"] = _selected(r + 1, repair=True)
+        SELECTED.add(f"bids, {r} repairs")
     return out
 
 
@@ -62,9 +65,9 @@ SELECTED: set[str] = set()
 """The ways that select worlds (their worlds count alike, not by weight)."""
 
 
-def _selected(select: int) -> Way:
+def _selected(select: int, repair: bool = False) -> Way:
     def make(view: SeatView) -> WorldSampler:
-        return WorldSampler(view, bid_weigher(view), MISMATCH, select=select)
+        return WorldSampler(view, bid_weigher(view), MISMATCH, select=select, repair=repair)
 
     return make
 
@@ -83,7 +86,7 @@ def accuracy(world: FrenchDeal, truth: dict[int, int]) -> float:
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    samplers = ways(args.mismatch, args.select)
+    samplers = ways(args.mismatch, args.select, args.repair)
     scores: dict[str, list[float]] = {name: [] for name in samplers}
     seconds = dict.fromkeys(samplers, 0.0)
     drawn = dict.fromkeys(samplers, 0)
@@ -149,6 +152,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=positive, default=4, help="measure every K-th card decision")
     parser.add_argument("--mismatch", type=float, nargs="*", default=[0.5, 0.1])
     parser.add_argument("--select", type=positive, nargs="*", default=[4], help="likeliest of R dealings")
+    parser.add_argument(
+        "--repair",
+        type=positive,
+        nargs="*",
+        default=[3],
+        help="a dealing and up to R repairs of its likeliest",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -64,8 +64,10 @@ def test_sampled_worlds_agree_with_the_view(players: int, seed: int) -> None:
     assert made >= tried - 3  # a rare dead end is allowed (the bot then plays the rules card)
 
 
-@pytest.mark.parametrize("inference", [{}, {"play_mismatch": 0.5}, {"select": 3}])
-def test_expert_plays_legal_cards_in_every_player_count(inference: dict[str, float]) -> None:
+@pytest.mark.parametrize(
+    "inference", [{}, {"play_mismatch": 0.5}, {"select": 3}, {"select": 3, "repair": True}]
+)
+def test_expert_plays_legal_cards_in_every_player_count(inference: dict[str, object]) -> None:
     for players in (3, 4, 5):
         deal = FrenchDeal.new(Rules(players=players), dealer=0, rng=players)
         expert = ExpertBot(ExpertConfig(samples=3, work=600, **inference), rng=1)

@@ -128,7 +128,7 @@ def test_a_world_s_replay_judges_plays_as_the_rules_bot_s_view_does(players: int
             found = None if dealt is None else rebuild_weighted(view, layout, dealt, mismatch=0.25)
             if found is None:
                 continue
-            world, weight, judged = found
+            world, weight, judged, _ = found
             replay = FrenchDeal(world.rules, world.dealer, world.initial_hands, world.chien)
             expected, counted = 1.0, 0
             for action in world.history:
@@ -154,9 +154,39 @@ def test_the_true_deal_weighs_one_and_selection_never_lowers_the_weight() -> Non
             found = rebuild_weighted(view, layout, truth, mismatch=0.5)
             assert found is not None and found[1] == 1.0
             plain = WorldSampler(view, None, 0.5).draw(random.Random(seed))
-            chosen = WorldSampler(view, None, 0.5, select=6).draw(random.Random(seed))
-            assert plain is not None and chosen is not None
-            assert chosen[0].view(seat) == view
-            assert chosen[1] >= plain[1]
-            compared += chosen[1] > plain[1]
+            assert plain is not None
+            for repair in (False, True):
+                chosen = WorldSampler(view, None, 0.5, select=6, repair=repair).draw(random.Random(seed))
+                assert chosen is not None
+                assert chosen[0].view(seat) == view
+                assert chosen[1] >= plain[1]
+                compared += chosen[1] > plain[1]
     assert compared > 0
+
+
+def test_a_repair_swaps_the_unlikely_card_out_of_the_seat_s_hand() -> None:
+    """The repaired dealing moves the card the rules bot would have played to another place that
+    may hold it, and one card that the seat may hold back; every place keeps its count."""
+    repaired = 0
+    for seed in range(6):
+        for deal, seat in _mid_play_views(4, seed):
+            view = deal.view(seat)
+            sampler = WorldSampler(view, None, 0.5)
+            layout = sampler.layout
+            rng = random.Random(seed)
+            dealt = deal_hidden(layout, rng)
+            found = None if dealt is None else rebuild_weighted(view, layout, dealt, mismatch=0.5)
+            if found is None or found.miss is None:
+                continue
+            who, card = found.miss
+            assert dealt is not None and who != seat
+            fixed = sampler._repaired(dealt, found.miss, rng)
+            if fixed is None:
+                continue
+            assert not fixed[who] >> card & 1
+            assert [m.bit_count() for m in fixed] == [m.bit_count() for m in dealt]
+            assert sum(fixed) == sum(dealt)
+            for place, mask in enumerate(fixed):
+                assert mask & ~layout.allowed[place] == 0
+            repaired += 1
+    assert repaired > 0

@@ -83,6 +83,9 @@ class ExpertConfig:
     select: int = 1
     """Dealings drawn per world searched: the likeliest by the other seats' card plays (fewest
     the rules bot would not have made) is searched; 1: no selection."""
+    repair: bool = False
+    """With ``select``: after the first dealing, each next one is the likeliest so far with the card
+    the rules bot would have played at its first unlikely play swapped out of that hand."""
     simulations: int = 0
     """Dealings simulated per bid, call and écart (:mod:`.simulation`); 0: the rules bot's."""
     all_bids: bool = False
@@ -169,7 +172,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, select, simulations, all_bids, margin, taker_edge
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, taker_edge
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -301,7 +304,7 @@ class ExpertBot:
         weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
         weighted = config.play_mismatch < 1.0
         mismatch = config.play_mismatch if weighted else MISMATCH if config.select > 1 else None
-        sampler = WorldSampler(view, weigh, mismatch, select=config.select)
+        sampler = WorldSampler(view, weigh, mismatch, select=config.select, repair=config.repair)
         # the least a world costs: one dealing and its replay
         world_work = sampler.deal_cost + sampler.replay_cost
         cost = world_work  # the least a world costs

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards
 from atout.bots.expert.likelihood import same_play
@@ -57,12 +57,28 @@ Weigher = Callable[[list[int]], float]
 """A dealing's likelihood in (0, 1] from the dealt hands (by seat)."""
 
 
+Miss = tuple[int, int]
+"""A card play the rules bot would not have made: the seat, and the card it would have played."""
+
+
 class TooUnlikely(Exception):
     """A judged replay fell to or below its floor weight (it is abandoned)."""
 
-    def __init__(self, judged: int) -> None:
+    def __init__(self, judged: int, miss: Miss | None) -> None:
         super().__init__(f"abandoned after {judged} judged plays")
         self.judged = judged
+        self.miss = miss
+
+
+class Rebuilt(NamedTuple):
+    """A world rebuilt from a dealing, with its likelihood by the other seats' card plays."""
+
+    deal: FrenchDeal
+    weight: float
+    judged: int
+    """Card plays judged."""
+    miss: Miss | None
+    """The first unlikely play, if any."""
 
 
 @dataclass(frozen=True)
@@ -270,7 +286,7 @@ def rebuild(view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | No
     """The deal a layout's dealing implies, replayed to the view's moment; ``None`` if the replay
     does not show the seat exactly ``view`` (or breaks a rule)."""
     found = rebuild_weighted(view, layout, dealt)
-    return None if found is None else found[0]
+    return None if found is None else found.deal
 
 
 def rebuild_weighted(
@@ -279,9 +295,8 @@ def rebuild_weighted(
     dealt: list[int],
     mismatch: float | None = None,
     floor: float = -1.0,
-) -> tuple[FrenchDeal, float, int] | None:
-    """:func:`rebuild`, the world's likelihood by the other seats' card plays and the number of
-    plays judged. With ``mismatch``, each card another seat played that the rules bot, in its seat
+) -> Rebuilt | None:
+    """:func:`rebuild`, with the world's likelihood by the other seats' card plays. With ``mismatch``, each card another seat played that the rules bot, in its seat
     of the world, would not have played there (:func:`~.likelihood.same_play`) multiplies the
     weight by ``mismatch``; the replay is abandoned (``None``) once the weight falls to ``floor``
     or below (:class:`TooUnlikely` is raised). Without: weight 1, nothing judged."""
@@ -291,12 +306,12 @@ def rebuild_weighted(
     extra = dealt[n]
     try:
         deal = FrenchDeal(view.rules, view.dealer, initial, chien)
-        weight, judged = _replay(deal, view, ecart, extra if taker != me else 0, mismatch, floor)
+        weight, judged, miss = _replay(deal, view, ecart, extra if taker != me else 0, mismatch, floor)
     except (ValueError, IllegalActionError, IndexError):
         return None
     if deal.view(me) != view:
         return None
-    return deal, weight, judged
+    return Rebuilt(deal, weight, judged, miss)
 
 
 def _replay(
@@ -306,9 +321,10 @@ def _replay(
     hidden_discards: int,
     mismatch: float | None = None,
     floor: float = -1.0,
-) -> tuple[float, int]:
+) -> tuple[float, int, Miss | None]:
     """Apply every action ``view`` shows (and the hidden discards) to a freshly dealt deal; the
-    weight of the other seats' card plays and how many were judged (see :func:`rebuild_weighted`)."""
+    weight of the other seats' card plays, how many were judged and the first unlikely one (see
+    :func:`rebuild_weighted`)."""
     bids = [BID_BASE + BID_NAMES.index(name) for _, name in view.bids]
     if view.seat == view.taker:
         discards = [_card(e.data) for e in view.events if e.kind == "discard"]
@@ -324,6 +340,7 @@ def _replay(
     bid_i = discard_i = play_i = judged = 0
     weight = 1.0
     follower: CardPlayFollower | None = None
+    miss: Miss | None = None
     while play_i < len(plays) or deal.phase != "play":
         phase = deal.phase
         if phase == "play":
@@ -336,10 +353,13 @@ def _replay(
                 follower = CardPlayFollower(deal)
             if deal.current_player != view.seat and deal.legal_play_mask().bit_count() > 1:
                 judged += 1
-                if not same_play(follower.rules_card(), action):
+                expected = follower.rules_card()
+                if not same_play(expected, action):
                     weight *= mismatch
+                    if miss is None:
+                        miss = (deal.current_player, expected)
                     if weight <= floor:
-                        raise TooUnlikely(judged)
+                        raise TooUnlikely(judged, miss)
             follower.play(action)
             continue
         elif phase == "bidding":
@@ -365,7 +385,7 @@ def _replay(
         else:
             raise ValueError(f"the replay reached the {phase} phase")
         deal.apply(action)
-    return weight, judged
+    return weight, judged, miss
 
 
 def _card(data: object) -> int:
@@ -424,6 +444,7 @@ class WorldSampler:
         tries: int = 20,
         draws: int = 12,
         select: int = 1,
+        repair: bool = False,
     ) -> None:
         self.view = view
         self.layout = layout_of(view)
@@ -432,6 +453,7 @@ class WorldSampler:
         self.tries = tries
         self.draws = draws
         self.select = select
+        self.repair = repair
         self.effort = 0
         self.deal_cost = 2 + self.layout.hidden.bit_count() // 3
         self.replay_cost = 2 + len(view.events) // 4
@@ -442,34 +464,65 @@ class WorldSampler:
         With ``weigh``, dealings are drawn by rejection: each is accepted with probability its
         weight, so worlds follow the sampler's distribution reweighted by ``weigh``; after
         ``draws`` refusals the heaviest dealing drawn is taken."""
-        best: tuple[FrenchDeal, float] | None = None
+        best: Rebuilt | None = None
+        best_dealt: list[int] = []
         for _ in range(self.select):
+            given = None
+            if self.repair and best is not None and best.miss is not None:
+                given = self._repaired(best_dealt, best.miss, rng)
             try:
-                found = self._draw_one(rng, -1.0 if best is None else best[1])
+                found = self._draw_one(rng, -1.0 if best is None else best.weight, given)
             except TooUnlikely as abandoned:
                 self.effort += abandoned.judged
                 continue
             if found is None:
+                if given is None:
+                    break
+                continue
+            best, best_dealt = found
+            if best.weight >= 1.0:
                 break
-            best = found
-            if best[1] >= 1.0:
-                break
-        return best
+        return None if best is None else (best.deal, best.weight)
 
-    def _draw_one(self, rng: random.Random, floor: float) -> tuple[FrenchDeal, float] | None:
-        """One consistent world heavier than ``floor``, or ``None`` after ``tries`` attempts
-        (:class:`TooUnlikely` when a dealing's plays bring it to ``floor`` or below)."""
-        for _ in range(self.tries):
-            dealt = self._dealt(rng)
+    def _draw_one(
+        self, rng: random.Random, floor: float, given: list[int] | None = None
+    ) -> tuple[Rebuilt, list[int]] | None:
+        """One consistent world heavier than ``floor`` and its dealing, or ``None`` after
+        ``tries`` attempts (only the ``given`` dealing, when one is); :class:`TooUnlikely` when a
+        dealing's plays bring it to ``floor`` or below."""
+        for _ in range(self.tries if given is None else 1):
+            dealt = self._dealt(rng) if given is None else given
             if dealt is None:
                 return None
             self.effort += self.replay_cost
             found = rebuild_weighted(self.view, self.layout, dealt, self.mismatch, floor)
             if found is not None:
-                world, weight, judged = found
-                self.effort += judged
-                return world, weight
+                self.effort += found.judged
+                return found, dealt
         return None
+
+    def _repaired(self, dealt: list[int], miss: Miss, rng: random.Random) -> list[int] | None:
+        """``dealt`` with the card the rules bot would have played at the miss swapped out of that
+        seat's hand, for a hidden card of another place that the seat may hold (``None`` if the card
+        is not a hidden one of the seat's, or no swap is allowed)."""
+        seat, card = miss
+        if not dealt[seat] >> card & 1:
+            return None
+        allowed = self.layout.allowed
+        swaps = [
+            (place, other)
+            for place, mask in enumerate(dealt)
+            if place != seat and allowed[place] >> card & 1
+            for other in cards_of(mask & allowed[seat])
+        ]
+        if not swaps:
+            return None
+        place, other = swaps[rng.randrange(len(swaps))]
+        self.effort += 1
+        out = list(dealt)
+        out[seat] ^= BIT[card] | BIT[other]
+        out[place] ^= BIT[card] | BIT[other]
+        return out
 
     def _dealt(self, rng: random.Random) -> list[int] | None:
         view, layout, weigh = self.view, self.layout, self.weigh
@@ -492,7 +545,9 @@ class WorldSampler:
 __all__ = [
     "CHIEN_TAKEN",
     "Layout",
+    "Miss",
     "Places",
+    "Rebuilt",
     "TooUnlikely",
     "Weigher",
     "WorldSampler",
