@@ -296,10 +296,11 @@ def rebuild_weighted(
     mismatch: float | None = None,
     floor: float = -1.0,
 ) -> Rebuilt | None:
-    """:func:`rebuild`, with the world's likelihood by the other seats' card plays. With ``mismatch``, each card another seat played that the rules bot, in its seat
-    of the world, would not have played there (:func:`~.likelihood.same_play`) multiplies the
-    weight by ``mismatch``; the replay is abandoned (``None``) once the weight falls to ``floor``
-    or below (:class:`TooUnlikely` is raised). Without: weight 1, nothing judged."""
+    """:func:`rebuild`, with the world's likelihood by the other seats' card plays. With
+    ``mismatch``, each card another seat played that the rules bot, in its seat of the world,
+    would not have played there (:func:`~.likelihood.same_play`) multiplies the weight by
+    ``mismatch``; once the weight falls to ``floor`` or below the replay is abandoned
+    (:class:`TooUnlikely` is raised). Without: weight 1, nothing judged."""
     n, me = view.players, view.seat
     taker = view.taker
     initial, chien, ecart = dealing_of(view, layout, dealt)
