@@ -14,13 +14,12 @@ from atout.bots import make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig
 from atout.bots.expert.inference import excluded_cards
 from atout.bots.expert.likelihood import bid_weigher
-from atout.bots.expert.search import distinct_cards
+from atout.bots.expert.search import distinct_cards, ending_position, solver_values
 from atout.bots.expert.worlds import sample_world
 from atout.bots.rules import RulesBot
-from atout.cards import TOTAL_HALF_POINTS, parse_card
+from atout.cards import BIT, EXCUSE, PETIT, PETIT_MASK, cards_of, parse_card
 from atout.engine.french import FrenchDeal
 from atout.rules import Rules
-from atout.solver import Position, best_moves
 from atout.solver.position import random_ending
 
 
@@ -97,11 +96,64 @@ def test_one_sample_in_a_solver_ending_picks_a_solver_best_card(bid_inference: b
         weigh = bid_weigher(view) if bid_inference else None
         world = sample_world(view, random.Random(99), weigh=weigh)
         assert world is not None
-        values = best_moves(Position.from_deal(world))
-        mine = {c: v if world.is_attack(seat) else TOTAL_HALF_POINTS - v for c, v in values.items()}
+        mine, _ = solver_values(world, seat, [a.card for a in deal.legal_actions() if a.card is not None])
         assert mine[card] == max(mine.values())
         checked += 1
     assert checked >= 3
+
+
+def _with_petit_in_play(deal: FrenchDeal, rng: random.Random) -> FrenchDeal:
+    """The ending with the Petit taken back from a won pile into a hand (for a card of it)."""
+    if any(h & PETIT_MASK for h in deal.hands) or PETIT in deal.trick_cards:
+        return deal
+    pile = next((s for s in range(deal.n) if deal.won[s] & PETIT_MASK), -1)
+    seats = [s for s in range(deal.n) if deal.hands[s]]
+    if pile < 0 or not seats:
+        return deal
+    deal = deal.clone()
+    seat = rng.choice(seats)
+    card = rng.choice(cards_of(deal.hands[seat]))
+    deal.hands[seat] ^= BIT[card] | PETIT_MASK
+    deal.won[pile] ^= BIT[card] | PETIT_MASK
+    return deal
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    cards=st.integers(1, 5),
+    seed=st.integers(0, 10**9),
+    multiplied=st.booleans(),
+)
+def test_an_endings_count_scores_as_the_engine(players: int, cards: int, seed: int, multiplied: bool) -> None:
+    """RULES.md §3.12-§3.13: along any line of play the solver's count of an ending (the Petit's
+    capture moving the threshold, petit au bout) is scored by ``ending_position`` as the engine
+    scores the deal (petit au bout unmultiplied: nearly), but for what it leaves out: a slam, the Excuse lost in the last trick, and a
+    petit au bout that turns the contract's result."""
+    rng = random.Random(seed)
+    rules = Rules(players=players, petit_au_bout_multiplied=multiplied)
+    deal = _with_petit_in_play(random_ending(rules, cards, rng, trick_cards=rng.randrange(players)), rng)
+    if deal._imprenable >= 0:
+        return
+    position, scores = ending_position(deal)
+    while not deal.is_over():
+        card = rng.choice(cards_of(deal.legal_play_mask()))
+        deal.apply(card)
+        position = position.play(card)
+    summary = deal.summary
+    assert summary is not None and position.is_over()
+    if summary.chelem_won_by or EXCUSE in deal.tricks[-1][1]:
+        return
+    margin = summary.half_points - 2 * rules.threshold(summary.oudlers)
+    if summary.petit_au_bout and abs(margin) < 20:
+        return
+    if summary.petit_au_bout and not multiplied:
+        # ten points over the multiplier, rounded to whole points: D within 2 of the engine's
+        assert all(
+            abs(a - b) <= 2 * players for a, b in zip(scores(position.points), deal.scores(), strict=True)
+        )
+    else:
+        assert scores(position.points) == deal.scores()
 
 
 def test_the_same_seed_gives_the_same_cards() -> None:

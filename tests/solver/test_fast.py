@@ -103,6 +103,24 @@ def test_random_endings_and_excuse_states(
 
 
 @needs_numba
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    cards=st.integers(1, 6),
+    seed=st.integers(0, 10**9),
+    trick_cards=st.integers(0, 4),
+    bonus=st.sampled_from([10, 20]),
+    au_bout=st.sampled_from([0, 20]),
+)
+def test_the_petits_bonuses(
+    players: int, cards: int, seed: int, trick_cards: int, bonus: int, au_bout: int
+) -> None:
+    """Counted the same way in both searches (Position.petit_bonus, Position.petit_au_bout)."""
+    pos = ending(players, min(cards, 4) if players == 5 else cards, seed, trick_cards)
+    same(replace(pos, petit_bonus=bonus, petit_au_bout=au_bout))
+
+
+@needs_numba
 def test_the_five_player_first_lead_and_hidden_sides() -> None:
     checked = 0
     for seed in range(80):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atout.cards import BIT, EXCUSE, EXCUSE_MASK, cards_of
+from atout.cards import BIT, EXCUSE, EXCUSE_MASK, PETIT, PETIT_MASK, cards_of
 from atout.engine import FrenchDeal
 from atout.rules import Rules
 from atout.solver import Position, Solver, best_moves, solve
@@ -209,6 +210,85 @@ def test_random_endings_match_the_engine(
     assert value == engine_value(deal)
     assert value == solve(pos, transposition=False, equivalence=False, ordering=False).value
     assert 0 <= value <= 182
+
+
+def give_petit(deal: FrenchDeal, seat: int, rng: random.Random) -> FrenchDeal:
+    """The same ending with the Petit in play: as it is, or taken back from a won pile (or the
+    écart) in exchange for a card of ``seat``."""
+    if any(h & PETIT_MASK for h in deal.hands) or PETIT in deal.trick_cards or not deal.hands[seat]:
+        return deal
+    piles = [*deal.won, deal.ecart]
+    where = next((i for i, pile in enumerate(piles) if pile & PETIT_MASK), -1)
+    if where < 0:
+        return deal  # in a chien set aside (garde sans, garde contre)
+    deal = deal.clone()
+    card = rng.choice(cards_of(deal.hands[seat]))
+    deal.hands[seat] ^= BIT[card] | PETIT_MASK
+    if where < deal.n:
+        deal.won[where] ^= BIT[card] | PETIT_MASK
+    else:
+        deal.ecart ^= BIT[card] | PETIT_MASK
+    return deal
+
+
+def petit_value(deal: FrenchDeal, bonus: int, au_bout: int) -> int:
+    """The attack's final half-points plus the Petit's bonuses, by exhaustive minimax on the engine:
+    ``bonus`` when the attack takes the trick holding the Petit, ``au_bout`` to the side taking the
+    last trick with it."""
+
+    def value(d: FrenchDeal) -> int:
+        if d.is_over():
+            assert d.summary is not None
+            out = d.summary.half_points
+            if d.attack_pile() & PETIT_MASK:
+                out += bonus
+            _, cards, winner = d.tricks[-1]
+            if PETIT in cards:
+                out += au_bout if d.is_attack(winner) else -au_bout
+            return out
+        values = []
+        for action in d.legal_actions():
+            child = d.clone()
+            child.apply(action)
+            values.append(value(child))
+        if d.phase != "play":
+            return values[0]
+        return max(values) if d.is_attack(d.current_player) else min(values)
+
+    return value(deal)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    cards=st.integers(1, 3),
+    seed=st.integers(0, 10**9),
+    trick_cards=st.integers(0, 4),
+    variant=st.sampled_from(list(VARIANTS)),
+    bonus=st.sampled_from([0, 10, 20]),
+    au_bout=st.sampled_from([0, 5, 20]),
+)
+def test_the_petits_bonuses_match_the_engine(
+    players: int, cards: int, seed: int, trick_cards: int, variant: str, bonus: int, au_bout: int
+) -> None:
+    """RULES.md §3.12-§3.13: with ``petit_bonus`` (the attack's threshold falls when it takes the
+    Petit) and ``petit_au_bout``, the value is the engine's minimax of card points plus them."""
+    rng = random.Random(seed)
+    deal = give_petit(
+        ending(players, cards, seed, trick_cards % players, variant), rng.randrange(players), rng
+    )
+    if deal.attack_pile() & PETIT_MASK:
+        return  # the Petit stayed in the attack's pile (or chien): the seat had no card to give for it
+    pos = replace(Position.from_deal(deal), petit_bonus=bonus, petit_au_bout=au_bout)
+    expected = petit_value(deal, bonus, au_bout)
+    assert solve(pos).value == expected
+    assert solve(pos, transposition=False, equivalence=False, ordering=False).value == expected
+    assert pos.min_points() <= expected <= pos.max_points()
+    moves = best_moves(pos)
+    for card, card_value in moves.items():
+        child = deal.clone()
+        child.apply(card)
+        assert card_value == petit_value(child, bonus, au_bout)
 
 
 def test_an_over_position_is_its_points() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from enum import StrEnum
 
 from atout.cards import (
@@ -825,27 +826,37 @@ class FrenchDeal:
             won_by = "attack"
         elif attack_tricks == 0:
             won_by = "defense"
-        assert self.contract is not None
-        summary = FrenchSummary(
-            rules=self.rules,
-            taker=taker,
-            contract=self.contract,
-            oudlers=count_bouts(attack_pile),
-            half_points=half_points(attack_pile),
-            partner=partner if partner >= 0 else None,
+        summary = replace(
+            self.summary_if(half_points(attack_pile), count_bouts(attack_pile)),
             petit_au_bout=None if pab_seat < 0 else ("attack" if self.is_attack(pab_seat) else "defense"),
-            poignees=tuple(
-                PoigneeDeclared("attack" if self.is_attack(s) else "defense", POIGNEE_NAMES[lv], s)  # type: ignore[arg-type]
-                for s, lv, _ in self.poignees
-            ),
-            chelem_announced=self.chelem_announced,
             chelem_won_by=won_by,
-            misere=tuple(MisereDeclared(s, k) for s, k in self.misere),  # type: ignore[arg-type]
             partial_slam=partial,
         )
         self._summary = summary
         self._scores = score_french(summary)
         self._end("played", summary)
+
+    def summary_if(self, half_points: int, oudlers: int) -> FrenchSummary:
+        """The summary of this deal (contract, taker, partner, declarations) if the attack ended
+        with ``half_points`` card points (in halves) and ``oudlers``, with no petit au bout and
+        no slam: how a card-play search scores an outcome it has counted. The deal must have a
+        contract."""
+        if self.contract is None or self.taker < 0:
+            raise ValueError("the deal has no contract yet")
+        return FrenchSummary(
+            rules=self.rules,
+            taker=self.taker,
+            contract=self.contract,
+            oudlers=oudlers,
+            half_points=half_points,
+            partner=self.partner if self.partner >= 0 else None,
+            poignees=tuple(
+                PoigneeDeclared("attack" if self.is_attack(s) else "defense", POIGNEE_NAMES[lv], s)  # type: ignore[arg-type]
+                for s, lv, _ in self.poignees
+            ),
+            chelem_announced=self.chelem_announced,
+            misere=tuple(MisereDeclared(s, k) for s, k in self.misere),  # type: ignore[arg-type]
+        )
 
     def _end(self, outcome: str, summary: FrenchSummary | None = None) -> None:
         self.outcome = outcome

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from atout.cards import BIT, EXCUSE, HALF_POINTS, SUIT_OF, cards_of
+from atout.cards import BIT, EXCUSE, HALF_POINTS, PETIT_MASK, SUIT_OF, cards_of
 from atout.rules import Rules
 from atout.solver.position import ExcuseState, Position
 from atout.solver.search import FIXED_CARDS, FIXED_RANK
@@ -40,6 +40,7 @@ INF = 1 << 20
 # cfg slots
 N, LOW, PAY_MAX, EARLY, FORBIDDEN, ROOT_LEFT, REVEAL, EXC, USE_TT, USE_EQ, USE_ORDER, CANONICAL = range(12)
 TRUMPS, EXC_MASK, FIXED, V9, V7, V5, V3, V1 = range(12, 20)
+PETIT_BIT, PETIT_BONUS, PETIT_AU_BOUT = range(20, 23)
 # tab rows
 HP, SUIT, OWNER, FIXED_RANK_ROW = range(4)
 
@@ -123,6 +124,11 @@ def _finish(
                 debt = oside
     else:
         gain = 0 if wside else tpts
+    if tmask & cfg[PETIT_BIT]:
+        if not wside:
+            gain += cfg[PETIT_BONUS]
+        if left == 1:
+            gain += -cfg[PETIT_AU_BOUT] if wside else cfg[PETIT_AU_BOUT]
     value = _min_value_jit(cfg, body)
     if wside:
         won_a = 0
@@ -453,9 +459,12 @@ def _enter(
         debt = ((xs >> 10) & 3) - 1
         pay_max = cfg[PAY_MAX]
         most = _half_points_jit(cfg, rest) + (pay_max if debt == 1 else 0)
+        least = -pay_max if debt == 0 else 0
+        if rest & cfg[PETIT_BIT]:
+            most += cfg[PETIT_BONUS] + cfg[PETIT_AU_BOUT]
+            least -= cfg[PETIT_AU_BOUT]
         if most <= alpha:
             return 1, most
-        least = -pay_max if debt == 0 else 0
         if least >= beta:
             return 1, least
         if cfg[USE_TT]:
@@ -751,7 +760,7 @@ class Kernel:
             else:
                 nonfixed[SUIT_OF[c], counts[SUIT_OF[c]]] = i
                 counts[SUIT_OF[c]] += 1
-        cfg = np.zeros(20, dtype=np.int64)
+        cfg = np.zeros(23, dtype=np.int64)
         cfg[N] = n
         cfg[LOW] = int(pos.exchange_rule == "low")
         cfg[PAY_MAX] = 1 if pos.exchange_rule == "low" else 9
@@ -768,6 +777,9 @@ class Kernel:
         cfg[EXC_MASK] = smask[5]
         cfg[FIXED] = fixed
         cfg[V9], cfg[V7], cfg[V5], cfg[V3], cfg[V1] = (masks[v] for v in ("v9", "v7", "v5", "v3", "v1"))
+        cfg[PETIT_BIT] = self.compact(PETIT_MASK)
+        cfg[PETIT_BONUS] = pos.petit_bonus
+        cfg[PETIT_AU_BOUT] = pos.petit_au_bout
         self.cfg, self.tab, self.smask, self.nonfixed = cfg, tab, smask, nonfixed
         self.order = np.array(pos.order, dtype=np.int64)
         self.side = np.array([0 if a else 1 for a in pos.attack], dtype=np.int64)

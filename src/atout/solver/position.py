@@ -34,6 +34,7 @@ from atout.cards import (
     EXCUSE,
     EXCUSE_MASK,
     HALF_POINTS,
+    PETIT_MASK,
     SUIT_MASKS,
     SUIT_OF,
     TRUMPS_MASK,
@@ -104,6 +105,12 @@ class Position:
     """``low`` (a half-point card is handed over for the Excuse) or ``any_won_card`` (the cheapest won card)."""
     excuse_early: bool = False
     """``must_play_before_last``: the Excuse must be played before the last trick (unless slamming)."""
+    petit_bonus: int = 0
+    """Half-points counted to the attack, beyond the Petit's own, when it wins the trick holding the
+    Petit (its threshold falls, RULES.md §3.12); 0: card points only."""
+    petit_au_bout: int = 0
+    """Half-points counted to the attack when it wins the last trick holding the Petit, and from it
+    when the defence does (RULES.md §3.13); 0: card points only."""
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -192,12 +199,21 @@ class Position:
         return self.tricks_left == 0
 
     def max_points(self) -> int:
-        """An upper bound of the attack's final card points: all it holds plus every card still in play
-        (an Excuse exchange can move at most one more card)."""
+        """An upper bound of the attack's final value: all it holds plus every card still in play
+        (an Excuse exchange can move at most one more card) and the Petit's bonuses."""
         remaining = self.trick_mask
         for hand in self.hands:
             remaining |= hand
-        return self.points + half_points(remaining) + 9
+        bonus = self.petit_bonus + self.petit_au_bout if remaining & PETIT_MASK else 0
+        return self.points + half_points(remaining) + 9 + bonus
+
+    def min_points(self) -> int:
+        """A lower bound of the attack's final value: what it holds, less an Excuse exchange card
+        and a petit au bout lost."""
+        remaining = self.trick_mask
+        for hand in self.hands:
+            remaining |= hand
+        return self.points - 9 - (self.petit_au_bout if remaining & PETIT_MASK else 0)
 
     def play(self, card: int) -> Position:
         """The position after the player to move plays ``card`` (which must be legal)."""
@@ -212,7 +228,14 @@ class Position:
         mask = self.trick_mask | BIT[card]
         led = self.led_suit if self.led_suit >= 0 else SUIT_OF[card]
         points = sum(HALF_POINTS[c] for c in trick)
-        finish = finisher(self.order, self.attack, self.reveal_card, self.exchange_rule)
+        finish = finisher(
+            self.order,
+            self.attack,
+            self.reveal_card,
+            self.exchange_rule,
+            self.petit_bonus,
+            self.petit_au_bout,
+        )
         gain, winner, xs = finish(
             trick, self.leader, mask, led, points, self.tricks_left, self.excuse_state()
         )
@@ -263,11 +286,17 @@ def legal_play(hand: int, led: int, trick_mask: int, excuse_early: bool) -> int:
 
 @functools.cache
 def finisher(
-    order: tuple[tuple[int, ...], ...], attack: tuple[bool, ...], reveal: int, rule: str
+    order: tuple[tuple[int, ...], ...],
+    attack: tuple[bool, ...],
+    reveal: int,
+    rule: str,
+    petit_bonus: int = 0,
+    petit_au_bout: int = 0,
 ) -> Finisher:
     """The end of a trick (RULES.md §3.8-§3.9, as ``FrenchDeal._finish_trick`` does it), as a function of
     ``(cards, leader, mask, led suit, points of the cards, tricks left, Excuse state)`` returning
-    ``(attack's gain in half-points, winner, new Excuse state)``."""
+    ``(attack's gain in half-points, winner, new Excuse state)``; the gain counts the Petit's
+    bonuses (:class:`Position`) when the trick holds it."""
     side = tuple(0 if a else 1 for a in attack)
     low_rule = rule == "low"
     trumps = TRUMPS_MASK
@@ -295,6 +324,11 @@ def finisher(
                     debt = oside
         else:
             gain = 0 if wside else points
+        if mask & PETIT_MASK:
+            if not wside:
+                gain += petit_bonus
+            if left == 1:
+                gain += -petit_au_bout if wside else petit_au_bout
         value = min_value(body)
         if wside:
             won_a = 0

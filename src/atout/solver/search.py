@@ -1,8 +1,9 @@
 """The exact open-hand solver: alpha-beta over the cards of a :class:`Position`.
 
 The value of a position is the attack's final card points in half-points (bonuses such as
-petit au bout or chelem are not counted) when the attack (taker and partner) maximises it
-and the defence minimises it, everyone seeing every card.
+petit au bout or chelem are not counted, unless the position's ``petit_bonus`` and
+``petit_au_bout`` count the Petit's) when the attack (taker and partner) maximises it and the
+defence minimises it, everyone seeing every card.
 
 The search is a min/max alpha-beta over single cards (fail-soft), driven by MTD(f) from the
 value of a quick playout, with
@@ -47,6 +48,7 @@ from atout.cards import (
     EXCUSE,
     EXCUSE_MASK,
     HALF_POINTS,
+    PETIT_MASK,
     SUIT_MASKS,
     SUIT_OF,
     TRUMPS_MASK,
@@ -182,7 +184,10 @@ class Solver(RootSearch):
         hands = list(pos.hands)
         order = pos.order
         side = tuple(0 if a else 1 for a in pos.attack)
-        finish = finisher(pos.order, pos.attack, pos.reveal_card, pos.exchange_rule)
+        finish = finisher(
+            pos.order, pos.attack, pos.reveal_card, pos.exchange_rule, pos.petit_bonus, pos.petit_au_bout
+        )
+        petit_up, petit_down = pos.petit_bonus + pos.petit_au_bout, pos.petit_au_bout
         low_rule = pos.exchange_rule == "low"
         pay_max = 1 if low_rule else 9
         early = pos.excuse_early
@@ -375,9 +380,12 @@ class Solver(RootSearch):
                     rest |= h
                 debt = xs[4]
                 most = half_points(rest) + (pay_max if debt == 1 else 0)
+                least = -pay_max if debt == 0 else 0
+                if rest & PETIT_MASK:
+                    most += petit_up
+                    least -= petit_down
                 if most <= alpha:
                     return most
-                least = -pay_max if debt == 0 else 0
                 if least >= beta:
                     return least
                 if use_tt:

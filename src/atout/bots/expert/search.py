@@ -3,9 +3,9 @@
 Two evaluators, chosen by how many cards are left:
 
 * **solver** (every hand holds at most ``solver_cards`` cards): the exact open-hand solver
-  (:mod:`atout.solver`); a card's value is the final **card points of the seat's side** in
-  half-points (the attack's value, or 182 minus it for a defender). Bonuses (petit au bout,
-  poignées, chelem) are not in it.
+  (:mod:`atout.solver`) with the Petit counted as the score counts it (its capture moves the
+  attack's threshold; petit au bout); a card's value is the seat's **engine score** for the
+  solved outcome (:func:`ending_position`; the slam aside).
 * **playout**: the card is played, then every seat (the seat itself too) plays the rules bot to
   the end (:func:`~atout.bots.rules.playout.play_to_end`: the rules bot's very decisions, card
   plays read from the deal without building views); a card's value is the seat's **engine
@@ -16,11 +16,13 @@ Within one decision every card is valued by the same evaluator, so values compar
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from atout.bots.rules.playout import play_to_end
-from atout.cards import BIT, EXCUSE, HALF_POINTS, SUIT_OF, TOTAL_HALF_POINTS
+from atout.cards import BIT, EXCUSE, HALF_POINTS, PETIT_MASK, SUIT_OF, count_bouts
 from atout.engine.french import FrenchDeal
+from atout.scoring import score
 from atout.solver import Position, Solver
 
 NODES_PER_WORK = 20
@@ -33,12 +35,61 @@ def uses_solver(deal: FrenchDeal, solver_cards: int) -> bool:
     return max(h.bit_count() for h in deal.hands) <= solver_cards and deal._imprenable < 0
 
 
+def ending_position(deal: FrenchDeal) -> tuple[Position, Callable[[int], list[int]]]:
+    """The solver's position of ``deal`` counting the Petit as the score does, and how its value
+    becomes each seat's engine score.
+
+    While the Petit is in play the attack's count gains, when it takes the Petit, the fall of its
+    threshold (``petit_bonus``), and petit au bout counts as the card points it is worth
+    (``petit_au_bout``: ten points, or ten over the multiplier, rounded, under
+    ``petit_au_bout_multiplied=false``); the 21 and the Excuse count for the side holding them.
+    A value is scored as the engine scores the attack's count against the threshold without the
+    Petit (contract, poignées and all; no slam)."""
+    position = Position.from_deal(deal)
+    rules, contract = deal.rules, deal.contract
+    if contract is None:
+        raise ValueError("the deal has no contract yet")
+    attack_cards = deal.attack_pile()
+    in_play = position.trick_mask
+    for seat, hand in enumerate(position.hands):
+        in_play |= hand
+        if position.attack[seat]:
+            attack_cards |= hand
+    seats = position.order[position.leader]
+    for i, card in enumerate(position.trick):
+        if position.attack[seats[i]]:
+            attack_cards |= BIT[card]
+    if in_play & PETIT_MASK:
+        bouts = count_bouts(attack_cards & ~PETIT_MASK)
+        multiplier = rules.multiplier(contract)
+        position = replace(
+            position,
+            petit_bonus=2 * (rules.threshold(bouts) - rules.threshold(bouts + 1)),
+            petit_au_bout=20 if rules.petit_au_bout_multiplied else 2 * round(10 / multiplier),
+        )
+    else:
+        bouts = count_bouts(attack_cards)
+    template = deal.summary_if(0, bouts)
+
+    def scores(value: int) -> list[int]:
+        return score(replace(template, half_points=value))
+
+    return position, scores
+
+
 def solver_values(deal: FrenchDeal, seat: int, cards: Iterable[int]) -> tuple[dict[int, float], int]:
-    """Each card's value for ``seat``'s side (final card points, half-points) and the work spent."""
-    solver = Solver(Position.from_deal(deal))
+    """Each card's value for ``seat`` (its engine score when everyone plays perfectly from there,
+    every hand open, :func:`ending_position`) and the work spent."""
+    position, scores = ending_position(deal)
+    solver = Solver(position)
     values = solver.move_values()
-    attack = deal.is_attack(seat)
-    out = {c: float(values[c] if attack else TOTAL_HALF_POINTS - values[c]) for c in cards}
+    scored: dict[int, float] = {}
+    out = {}
+    for card in cards:
+        value = values[card]
+        if value not in scored:
+            scored[value] = float(scores(value)[seat])
+        out[card] = scored[value]
     return out, 1 + solver.nodes // NODES_PER_WORK
 
 
@@ -95,4 +146,12 @@ def _between(low: int, high: int) -> int:
     return ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
 
 
-__all__ = ["NODES_PER_WORK", "card_values", "distinct_cards", "playout_value", "solver_values", "uses_solver"]
+__all__ = [
+    "NODES_PER_WORK",
+    "card_values",
+    "distinct_cards",
+    "ending_position",
+    "playout_value",
+    "solver_values",
+    "uses_solver",
+]
