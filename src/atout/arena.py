@@ -570,7 +570,7 @@ def compare_runs(
         (key_a, deals_a, key_b, deals_b)
         for i, (key_a, deals_a) in enumerate(runs_a)
         for j, (key_b, deals_b) in enumerate(runs_b)
-        if key_a != key_b
+        if (key_a != key_b or runs_a is not runs_b)  # two files may hold one candidate (two versions)
         and not (one_file and j < i)  # one file, no names: each pair once, in file order
         and shared(key_a) == shared(key_b)
         and label_a in (None, run_label(key_a))

@@ -64,7 +64,8 @@ def test_sampled_worlds_agree_with_the_view(players: int, seed: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "inference", [{}, {"play_mismatch": 0.5}, {"select": 3}, {"select": 3, "repair": True}]
+    "inference",
+    [{}, {"play_mismatch": 0.5}, {"select": 3}, {"select": 3, "repair": True}, {"finish_cards": 4}],
 )
 def test_expert_plays_legal_cards_in_every_player_count(inference: dict[str, object]) -> None:
     for players in (3, 4, 5):

@@ -58,6 +58,19 @@ def test_one_file_may_hold_both_runs(tmp_path: Path) -> None:
     assert backward["mean_diff"] == pytest.approx(-forward["mean_diff"], abs=1e-3)
 
 
+def test_one_candidate_in_two_files(tmp_path: Path) -> None:
+    """The same candidate run twice (say, before and after a change of code) compares file to file."""
+    first, second = tmp_path / "before.jsonl", tmp_path / "after.jsonl"
+    run_arena(_setup("rules"), checkpoint=first)
+    run_arena(_setup("rules"), checkpoint=second)
+    compared = compare_runs(checkpoint_runs(first), checkpoint_runs(second), "rules", "rules")
+    assert (compared["a"], compared["b"], compared["deals"]) == ("rules", "rules", 5)
+    assert compared["mean_diff"] == 0 and compared["deals_differing"] == 0
+    with pytest.raises(ValueError, match="no two runs to compare"):
+        runs = checkpoint_runs(first)
+        compare_runs(runs, runs, "rules", "rules")
+
+
 def test_runs_that_do_not_fit_are_refused(tmp_path: Path) -> None:
     first, second, third = (tmp_path / f"{name}.jsonl" for name in "abc")
     run_arena(_setup("rules"), checkpoint=first)

@@ -70,6 +70,9 @@ class ExpertConfig:
     and the bot is deterministic under its seed)."""
     solver_cards: int = 3
     """Solve exactly once every hand holds at most this many cards."""
+    finish_cards: int = 0
+    """Before that, playouts stop once every hand holds at most this many cards and the solver
+    plays the rest (0: the rules bot plays to the end)."""
     min_samples: int = 2
     """Fewer finished worlds than this: play the rules bot's card."""
     bid_inference: bool = True
@@ -172,7 +175,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, taker_edge
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, taker_edge
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -329,7 +332,9 @@ class ExpertBot:
             world, weight = found
             if not weighted:
                 weight = 1.0
-            values, spent, evaluator = card_values(world, view.seat, cards, config.solver_cards)
+            values, spent, evaluator = card_values(
+                world, view.seat, cards, config.solver_cards, config.finish_cards
+            )
             for card, value in values.items():
                 totals[card] += weight * value
             weights += weight

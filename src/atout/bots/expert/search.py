@@ -93,20 +93,30 @@ def solver_values(deal: FrenchDeal, seat: int, cards: Iterable[int]) -> tuple[di
     return out, 1 + solver.nodes // NODES_PER_WORK
 
 
-def playout_value(deal: FrenchDeal, seat: int, card: int) -> tuple[float, int]:
+def playout_value(deal: FrenchDeal, seat: int, card: int, finish_cards: int = 0) -> tuple[float, int]:
     """``seat``'s score after playing ``card`` and the rules bot everywhere to the end, and the
-    number of decisions simulated."""
+    work spent (decisions simulated); with ``finish_cards``, the rules bot plays only until every
+    hand holds at most that many cards and the exact solver plays the rest (scored as
+    :func:`ending_position` scores it, its nodes counted as work)."""
     world = deal.clone()
     world.apply(card)
-    steps = play_to_end(world)
-    return float(world.scores()[seat]), steps
+    steps = play_to_end(world, finish_cards)
+    if world.is_over():
+        return float(world.scores()[seat]), steps
+    if not uses_solver(world, finish_cards):  # the petit imprenable variant: played out
+        steps += play_to_end(world)
+        return float(world.scores()[seat]), steps
+    position, scores = ending_position(world)
+    solver = Solver(position)
+    value = solver.solve().value
+    return float(scores(value)[seat]), steps + 1 + solver.nodes // NODES_PER_WORK
 
 
 def card_values(
-    deal: FrenchDeal, seat: int, cards: Iterable[int], solver_cards: int
+    deal: FrenchDeal, seat: int, cards: Iterable[int], solver_cards: int, finish_cards: int = 0
 ) -> tuple[dict[int, float], int, str]:
     """Each card's value in ``deal`` for ``seat`` (see the module docstring), the work spent, and
-    the evaluator used (``solver`` or ``playout``)."""
+    the evaluator used (``solver`` or ``playout``); ``finish_cards`` as in :func:`playout_value`."""
     cards = list(cards)
     if uses_solver(deal, solver_cards):
         values, work = solver_values(deal, seat, cards)
@@ -114,7 +124,7 @@ def card_values(
     values = {}
     work = 0
     for card in cards:
-        values[card], steps = playout_value(deal, seat, card)
+        values[card], steps = playout_value(deal, seat, card, finish_cards)
         work += steps
     return values, work, "playout"
 
