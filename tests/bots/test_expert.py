@@ -177,6 +177,20 @@ def test_registry_levels() -> None:
     assert isinstance(make_bot("cheat"), CheatBot)
 
 
+def test_the_cheat_takes_settings() -> None:
+    cheat = make_bot("cheat:solver_cards=0,simulate=false")
+    assert isinstance(cheat, CheatBot) and (cheat.solver_cards, cheat.simulate) == (0, False)
+    assert make_bot("cheat", level="solver_cards=3").solver_cards == 3  # type: ignore[attr-defined]
+    for level, message in (
+        ("work=3", "unknown cheat setting 'work'"),
+        ("solver_cards=x", "'x' is not a whole number"),
+        ("simulate=maybe", "'maybe' is not a bool"),
+        ("solver_cards", "write field=value"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            make_bot(f"cheat:{level}")
+
+
 def test_arena_runs_expert_and_cheat() -> None:
     setup = ArenaSetup(Rules(players=4), "expert", "rules", "rules", deals=1, seed=3, candidate_level="fast")
     report = run_arena(setup)

@@ -24,14 +24,17 @@ BOTS: dict[str, BotFactory] = {
     "random": lambda level, rng: RandomBot(rng),
     "rules": lambda level, rng: RulesBot(),
     "expert": lambda level, rng: ExpertBot.at_level(level, rng),
-    "cheat": lambda level, rng: CheatBot(),
+    "cheat": lambda level, rng: CheatBot.at_level(level),
     "magmacrunch": lambda level, rng: MagmacrunchBot(rng),
 }
 """The bots by name (docs/bots.md). ``cheat`` sees every card: for the arena's upper bound only.
 ``magmacrunch`` is an independent bot from another package (:mod:`atout.bots.magmacrunch`)."""
 
-LEVELLED = ("expert",)
-"""The bots that take a ``level``."""
+LEVELLED = ("expert", "cheat")
+"""The bots that take a ``level`` (the cheat's: settings only, ``cheat:solver_cards=0``)."""
+
+THINKING = ("expert",)
+"""The bots that take a time budget."""
 
 
 def with_think(spec: str, think: float | None) -> str:
@@ -42,7 +45,7 @@ def with_think(spec: str, think: float | None) -> str:
     ('expert:fast,think=0.2', 'expert:strong,think=0.2', 'rules')
     """
     name, _, level = spec.strip().lower().partition(":")
-    if think is None or name not in LEVELLED:
+    if think is None or name not in THINKING:
         return spec
     return f"{name}:{level or 'fast'},think={think}"
 

@@ -368,6 +368,37 @@ class CheatBot:
         self.deal: object | None = None
         self._ecart_plan: tuple[int, ...] = ()
 
+    @classmethod
+    def at_level(cls, level: str | None = None) -> CheatBot:
+        """The cheat with ``field=value`` settings, comma-separated (``solver_cards=0``: playouts
+        to the end; ``simulate=false``); none: the defaults.
+
+        >>> CheatBot.at_level("solver_cards=0,simulate=false").solver_cards
+        0
+        >>> CheatBot.at_level("work=3")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown cheat setting 'work'; settings: solver_cards, simulate
+        """
+        settings: dict[str, object] = {}
+        for setting in (level or "").strip().lower().split(","):
+            if not setting:
+                continue
+            key, sep, text = (part.strip() for part in setting.partition("="))
+            if key not in ("solver_cards", "simulate"):
+                raise ValueError(f"unknown cheat setting {key!r}; settings: solver_cards, simulate")
+            if not sep or not text:
+                raise ValueError(f"cheat setting {setting!r}: write field=value")
+            if key == "simulate":
+                if text not in ("true", "false", "on", "off", "1", "0"):
+                    raise ValueError(f"cheat setting simulate: {text!r} is not a bool")
+                settings[key] = text in ("true", "on", "1")
+            elif not text.isdigit():
+                raise ValueError(f"cheat setting solver_cards: {text!r} is not a whole number")
+            else:
+                settings[key] = int(text)
+        return cls(**settings)  # type: ignore[arg-type]
+
     def observe_deal(self, deal: object) -> None:
         """Arena only: the deal being played (read, never changed)."""
         self.deal = deal
