@@ -6,7 +6,7 @@ seat (so the inference model of the expert is exact). At every ``K``-th card dec
 deal where the seat has at least two cards to play, each expert setting (``expert`` level strings such as
 ``fast`` or ``"fast,bid_inference=false"``) chooses a card from the seat's view alone, with the
 same seed for every setting; then every legal card is valued on the **true deal** as the cheat
-bot values it: by the exact solver once every hand holds at most ``C`` cards (the seat's engine
+bot values it with ``solver_cards=C``: by the exact solver once every hand holds at most ``C`` cards (the seat's engine
 score for the solved outcome), else by a playout with the rules bot in every seat (the seat's score). A
 setting's loss at a decision is the best card's value minus its card's value (0 when it plays a
 best card). The table gives each setting's mean loss in playout and in solver decisions, its CPU time per decision, and its paired difference from the first setting with

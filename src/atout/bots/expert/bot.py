@@ -105,7 +105,7 @@ class ExpertConfig:
 LEVELS: dict[str, ExpertConfig] = {
     "fast": ExpertConfig(samples=24, work=600, solver_cards=3, min_samples=2, simulations=6),
     "strong": ExpertConfig(
-        samples=128, work=6000, solver_cards=4, min_samples=3, simulations=32, all_bids=True, margin=0.0
+        samples=128, work=6000, solver_cards=0, min_samples=3, simulations=32, all_bids=True, margin=0.0
     ),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
@@ -353,15 +353,15 @@ class ExpertBot:
 class CheatBot:
     """The arena's upper bound: it is shown the true deal (``observe_deal``, called by the arena
     only, for bots with ``sees_everything``) and values each card on it exactly as the expert
-    values a world: the solver once every hand holds at most ``solver_cards`` cards, else
-    rules-bot playouts. Bids, the call and the écart: the options the expert simulates, each
+    values a world: rules-bot playouts to the end (with ``solver_cards``, the solver once every
+    hand holds at most that many cards; against the rules bot the playouts do better, docs/bots.md). Bids, the call and the écart: the options the expert simulates, each
     played out on the true deal by the rules bot, the best kept (``simulate=False``: the rules
     bot's). Declarations and other games: the rules bot."""
 
     name = "cheat"
     sees_everything = True
 
-    def __init__(self, solver_cards: int = 5, simulate: bool = True) -> None:
+    def __init__(self, solver_cards: int = 0, simulate: bool = True) -> None:
         self.solver_cards = solver_cards
         self.simulate = simulate
         self.rules = RulesBot()
