@@ -89,6 +89,16 @@ CASES = [
 ]
 
 
+SMALL_ENDINGS: dict[str, Any] = {
+    "players": st.sampled_from([3, 4, 5]),
+    "cards": st.integers(1, 3),
+    "seed": st.integers(0, 10**9),
+    "trick_cards": st.integers(0, 4),
+    "variant": st.sampled_from(list(VARIANTS)),
+}
+"""Hypothesis strategies of a small ending (:func:`ending`'s arguments)."""
+
+
 @pytest.mark.parametrize(("players", "cards", "seed", "trick_cards", "variant"), CASES)
 def test_the_value_is_the_engine_minimax(
     players: int, cards: int, seed: int, trick_cards: int, variant: str
@@ -188,14 +198,7 @@ def test_the_speed_ups_do_not_change_the_value(players: int, cards: int) -> None
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    players=st.sampled_from([3, 4, 5]),
-    cards=st.integers(1, 3),
-    seed=st.integers(0, 10**9),
-    trick_cards=st.integers(0, 4),
-    variant=st.sampled_from(list(VARIANTS)),
-    slam=st.booleans(),
-)
+@given(**SMALL_ENDINGS, slam=st.booleans())
 def test_random_endings_match_the_engine(
     players: int, cards: int, seed: int, trick_cards: int, variant: str, slam: bool
 ) -> None:
@@ -259,15 +262,7 @@ def petit_value(deal: FrenchDeal, bonus: int, au_bout: int) -> int:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    players=st.sampled_from([3, 4, 5]),
-    cards=st.integers(1, 3),
-    seed=st.integers(0, 10**9),
-    trick_cards=st.integers(0, 4),
-    variant=st.sampled_from(list(VARIANTS)),
-    bonus=st.sampled_from([0, 10, 20]),
-    au_bout=st.sampled_from([0, 5, 20]),
-)
+@given(**SMALL_ENDINGS, bonus=st.sampled_from([0, 10, 20]), au_bout=st.sampled_from([0, 5, 20]))
 def test_the_petits_bonuses_match_the_engine(
     players: int, cards: int, seed: int, trick_cards: int, variant: str, bonus: int, au_bout: int
 ) -> None:
