@@ -115,6 +115,13 @@ AT_LEAST_ONE = ("select",)
 """Settings that mean nothing below 1."""
 
 
+def _flag(text: str) -> bool:
+    """A setting's ``true``/``false`` (or ``on``/``off``, ``1``/``0``); ``ValueError`` otherwise."""
+    if text not in ("true", "false", "on", "off", "1", "0"):
+        raise ValueError(f"{text!r} is not a bool")
+    return text in ("true", "on", "1")
+
+
 def _config_value(key: str, text: str) -> object:
     """``text`` read as the type of :class:`ExpertConfig` field ``key``."""
     defaults = {f.name: getattr(ExpertConfig(), f.name) for f in fields(ExpertConfig)}
@@ -125,9 +132,7 @@ def _config_value(key: str, text: str) -> object:
         if key == "think":
             return None if text == "none" else float(text)
         if isinstance(default, bool):
-            if text not in ("true", "false", "on", "off", "1", "0"):
-                raise ValueError
-            return text in ("true", "on", "1")
+            return _flag(text)
         value = type(default)(text)
     except ValueError:
         raise ValueError(f"expert setting {key}: {text!r} is not a {type(default).__name__}") from None
@@ -390,9 +395,10 @@ class CheatBot:
             if not sep or not text:
                 raise ValueError(f"cheat setting {setting!r}: write field=value")
             if key == "simulate":
-                if text not in ("true", "false", "on", "off", "1", "0"):
-                    raise ValueError(f"cheat setting simulate: {text!r} is not a bool")
-                settings[key] = text in ("true", "on", "1")
+                try:
+                    settings[key] = _flag(text)
+                except ValueError:
+                    raise ValueError(f"cheat setting simulate: {text!r} is not a bool") from None
             elif not text.isdigit():
                 raise ValueError(f"cheat setting solver_cards: {text!r} is not a whole number")
             else:
