@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 from atout.arena import ArenaSetup, run_arena
 from atout.bots import make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig
+from atout.bots.expert.bot import race
 from atout.bots.expert.inference import excluded_cards
 from atout.bots.expert.likelihood import bid_weigher
 from atout.bots.expert.search import distinct_cards, ending_position, solver_values
 from atout.bots.expert.worlds import sample_world
 from atout.bots.rules import RulesBot
 from atout.cards import BIT, EXCUSE, PETIT, PETIT_MASK, cards_of, parse_card
+from atout.engine.actions import ACTIONS, ActionKind
 from atout.engine.french import FrenchDeal
 from atout.rules import Rules
 from atout.solver.position import random_ending
@@ -216,3 +218,39 @@ def test_a_selection_below_one_dealing_is_refused() -> None:
     with pytest.raises(ValueError, match="select: 0 is below 1"):
         ExpertBot.at_level("fast,select=0")
     assert ExpertBot.at_level("strong,select=3").config.select == 3
+
+
+def test_racing_drops_only_cards_clearly_behind() -> None:
+    history = {
+        1: [10.0, 12.0, 8.0, 11.0, 9.0, 10.0],  # the leader
+        2: [0.0, 1.0, -1.0, 2.0, 0.0, 1.0],  # about ten behind in every world: dropped
+        3: [12.0, 2.0, 9.0, 14.0, 3.0, 9.0],  # behind by one, but noisy: kept
+        4: [10.0, 12.0, 8.0, 11.0, 9.0, 10.0],  # level with the leader: kept
+    }
+    assert race([1, 2, 3, 4], history, 2.0) == [1, 3, 4]
+    assert race([1, 2, 3, 4], history, 100.0) == [1, 2, 3, 4]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 10**9))
+def test_racing_buys_more_worlds_for_the_same_work(players: int, seed: int) -> None:
+    """The same worlds are drawn with and without racing (same seed); a card out of the race is
+    no longer played out, so the budget lasts at least as many worlds, and the card is legal."""
+    rng = random.Random(seed)
+    deal = FrenchDeal.new(Rules(players=players), dealer=0, rng=rng)
+    rules = RulesBot()
+    while True:
+        if deal.is_over():
+            return
+        legal = deal.legal_actions()
+        view = deal.view(deal.current_player)
+        if len(legal) > 1 and ACTIONS[legal[0]].kind is ActionKind.PLAY and rng.random() < 0.4:
+            break
+        deal.apply(rules.choose(view, legal))
+    plain = ExpertBot(ExpertConfig(samples=60, work=3000, solver_cards=0, race_worlds=3), rng=seed)
+    racing = ExpertBot(ExpertConfig(samples=60, work=3000, solver_cards=0, race=1.0, race_worlds=3), rng=seed)
+    assert plain.choose(view, legal) in legal
+    assert racing.choose(view, legal) in legal
+    assert plain.last is not None and racing.last is not None
+    assert racing.last.worlds >= plain.last.worlds
+    assert set(racing.last.values) == set(plain.last.values)

@@ -96,6 +96,12 @@ class ExpertConfig:
     margin: float = 1.0
     """A simulated option replaces the rules bot's only if it wins by more than this many standard
     errors of the paired difference (0: the best mean wins)."""
+    race: float = 0.0
+    """Racing the cards over the worlds: once ``race_worlds`` worlds are in, a card whose paired
+    deficit to the leading card exceeds ``race`` standard errors is no longer played out, so the
+    budget buys more worlds for the contenders (0: every card in every world)."""
+    race_worlds: int = 6
+    """Worlds every card is valued in before racing may drop it."""
     taker_edge: float = 0.0
     """Card points added to the attack's count in a simulated French bid, call or écart whenever
     the seat is on the attack, for a seat that plays better than the rules bot playing the
@@ -151,6 +157,22 @@ class Decision:
     work: int
     evaluator: str
     values: dict[int, float]
+
+
+def race(active: list[int], history: dict[int, list[float]], z: float) -> list[int]:
+    """The cards of ``active`` still in the race: the leading card (best total) and those whose
+    mean deficit to it, paired world by world, is at most ``z`` standard errors."""
+    leader = max(active, key=lambda c: sum(history[c]))
+    lead = history[leader]
+    kept = []
+    for card in active:
+        gaps = [a - b for a, b in zip(lead, history[card], strict=True)]
+        n = len(gaps)
+        mean = sum(gaps) / n
+        spread = sum((g - mean) ** 2 for g in gaps) / (n - 1) if n > 1 else 0.0
+        if card == leader or mean <= 0 or mean * mean * n <= z * z * spread:
+            kept.append(card)
+    return kept
 
 
 class ExpertBot:
@@ -323,6 +345,10 @@ class ExpertBot:
             cost += len(cards) * (view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1)
             if config.think is None and config.min_samples * cost > config.work:
                 samples = 0
+        racing = config.race > 0 and not weighted and len(cards) > 2
+        history: dict[int, list[float]] = {card: [] for card in cards} if racing else {}
+        active = list(cards)
+        playouts_left = cost - world_work
         for _ in range(samples):
             if config.think is None:
                 if work + cost > config.work:
@@ -338,19 +364,28 @@ class ExpertBot:
             if not weighted:
                 weight = 1.0
             values, spent, evaluator = card_values(
-                world, view.seat, cards, config.solver_cards, config.finish_cards
+                world, view.seat, active, config.solver_cards, config.finish_cards
             )
             for card, value in values.items():
                 totals[card] += weight * value
             weights += weight
             worlds += 1
             work += spent
+            if racing and evaluator == "playout":
+                for card in active:
+                    history[card].append(values[card])
+                if worlds >= config.race_worlds:
+                    active = race(active, history, config.race)
+                    cost = world_work + playouts_left * len(active) // len(cards)
         best = rules_card
         if worlds >= config.min_samples:
-            best = max(cards, key=lambda c: (totals[c], c == rules_card, -c))
-            if totals.get(rules_card, float("-inf")) >= totals[best]:
+            best = max(active, key=lambda c: (totals[c], c == rules_card, -c))
+            if rules_card in active and totals[rules_card] >= totals[best]:
                 best = rules_card
-        means = {c: totals[c] / weights for c in cards} if worlds else {}
+        # a card dropped from the race was valued in fewer worlds
+        means = (
+            {c: totals[c] / (len(history[c]) if history.get(c) else weights) for c in cards} if worlds else {}
+        )
         self.last = Decision(best, rules_card, worlds, work, evaluator, means)
         return next(a for a in legal if a == best)
 
