@@ -6,7 +6,7 @@ Run with ``.venv/bin/python bench/noise.py [--kind cards|bids] [--bots SPEC ...]
 Deals are played by the rules bot in every seat. At each card decision of the first ``T`` tricks
 with two or more cards to play (``--kind cards``), or at each bid (``--kind bids``), a
 **reference** values every option with far more worlds than a level affords: ``W`` worlds for a
-card (the strong level's search, work unbounded), ``D`` dealings for a bid (every legal bid, as the
+card (the strong level's search, work unbounded, no racing), ``D`` dealings for a bid (every legal bid, as the
 strong level simulates them). Each expert setting then decides ``R`` times from the seat's view,
 with other seeds; its loss is the reference's best value minus the reference's value of the option
 it chose. So the loss is what the setting's fewer worlds cost under its own model (the worlds it
@@ -67,7 +67,7 @@ def card_losses(
         if len(legal) < 2 or len(view.tricks) >= args.tricks:
             continue
         reference = ExpertBot.at_level(
-            f"strong,samples={args.reference_worlds},work=1000000000", rng=rng.getrandbits(63)
+            f"strong,samples={args.reference_worlds},work=1000000000,race=0", rng=rng.getrandbits(63)
         )
         reference.choose(view, legal)
         decision = reference.last

@@ -111,7 +111,14 @@ class ExpertConfig:
 LEVELS: dict[str, ExpertConfig] = {
     "fast": ExpertConfig(samples=24, work=600, solver_cards=3, min_samples=2, simulations=6),
     "strong": ExpertConfig(
-        samples=128, work=6000, solver_cards=0, min_samples=3, simulations=32, all_bids=True, margin=0.0
+        samples=128,
+        work=12000,
+        solver_cards=0,
+        min_samples=3,
+        simulations=32,
+        all_bids=True,
+        margin=0.0,
+        race=2.0,
     ),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core."""
