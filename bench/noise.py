@@ -23,7 +23,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from rich.console import Console
@@ -53,10 +53,44 @@ def bid_decisions(players: int, deals: int, rng: random.Random) -> Iterator[tupl
             deal.apply(bot.choose(view, legal))
 
 
-def _representative(card: int, values: dict[int, float]) -> int:
+def _representative(card: int, values: Mapping[Any, float]) -> int:
     """The card valued for ``card``: itself, or the lowest of the equivalent cards it belongs to
     (equivalent cards are merged into the lowest, and touch in card order)."""
     return card if card in values else max(k for k in values if k <= card)
+
+
+def _losses(
+    args: argparse.Namespace,
+    rng: random.Random,
+    view: SeatView,
+    legal: list[Action],
+    values: Mapping[Any, float],
+    choice: Callable[[ExpertBot, Mapping[Any, float]], Any],
+) -> dict[str, tuple[list[float], float]]:
+    """Each setting deciding ``args.repeats`` times (the same seeds for all): its losses (the best
+    of the reference's ``values`` minus the value of its ``choice``) and CPU seconds."""
+    best = max(values.values())
+    seeds = [rng.getrandbits(63) for _ in range(args.repeats)]
+    row = {}
+    for spec in args.bots:
+        losses = []
+        cpu = time.process_time()
+        for seed in seeds:
+            bot = ExpertBot.at_level(spec, rng=seed)
+            bot.choose(view, legal)
+            losses.append(best - values[choice(bot, values)])
+        row[spec] = (losses, time.process_time() - cpu)
+    return row
+
+
+def _card(bot: ExpertBot, values: Mapping[Any, float]) -> int:
+    assert bot.last is not None
+    return _representative(bot.last.card, values)
+
+
+def _bid(bot: ExpertBot, _values: Mapping[Any, float]) -> tuple[int, ...]:
+    assert bot.last_simulation is not None
+    return bot.last_simulation.option
 
 
 def card_losses(
@@ -74,19 +108,7 @@ def card_losses(
         if decision is None or len(decision.values) < 2:
             continue
         values = decision.values
-        best = max(values.values())
-        seeds = [rng.getrandbits(63) for _ in range(args.repeats)]
-        row = {}
-        for spec in args.bots:
-            losses = []
-            cpu = time.process_time()
-            for seed in seeds:
-                bot = ExpertBot.at_level(spec, rng=seed)
-                bot.choose(view, legal)
-                assert bot.last is not None
-                losses.append(best - values[_representative(bot.last.card, values)])
-            row[spec] = (losses, time.process_time() - cpu)
-        yield row
+        yield _losses(args, rng, view, legal, values, _card)
 
 
 def bid_losses(
@@ -100,20 +122,8 @@ def bid_losses(
         reference = choose_by_simulation(
             view, options, rules_option, random.Random(rng.getrandbits(63)), args.reference_dealings, 0.0
         )
-        values = reference.means
-        best = max(values.values())
-        seeds = [rng.getrandbits(63) for _ in range(args.repeats)]
-        row = {}
-        for spec in args.bots:
-            losses = []
-            cpu = time.process_time()
-            for seed in seeds:
-                bot = ExpertBot.at_level(spec, rng=seed)
-                bot.choose(view, legal)
-                assert bot.last_simulation is not None
-                losses.append(best - values[bot.last_simulation.option])
-            row[spec] = (losses, time.process_time() - cpu)
-        yield row
+        means = reference.means
+        yield _losses(args, rng, view, legal, means, _bid)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
