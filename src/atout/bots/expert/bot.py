@@ -209,7 +209,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, taker_edge
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, race, race_worlds, taker_edge
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
