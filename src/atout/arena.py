@@ -24,6 +24,7 @@ order from the run's seed).
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import importlib
 import json
 import logging
@@ -395,6 +396,11 @@ def run_arena(
             if progress is not None:
                 progress(result)
     else:
+        if is_compressed(checkpoint):
+            raise CheckpointError(
+                f"{checkpoint} is compressed: arena-compare reads it as it is; to play more deals "
+                "into it, decompress it first (gunzip -k)"
+            )
         scan = _scan_checkpoint(checkpoint, setup)
         results.extend(scan.results.values())
         resumed = len(results)
@@ -493,7 +499,8 @@ _Lines = list[tuple[int, dict[str, Any], DealResult]]
 def _checkpoint_lines(path: Path) -> tuple[_Lines, int, bool, bool]:
     """Every line of a checkpoint as ``(line number, setup, deal)`` (none when there is no file),
     then where the next line goes, whether an unfinished last line is to be cut off, and whether
-    the last line lacks its newline. :class:`CheckpointError` names the file and the bad line."""
+    the last line lacks its newline. A file named ``*.gz`` is read through gzip (such a file is
+    read, never written). :class:`CheckpointError` names the file and the bad line."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -502,6 +509,11 @@ def _checkpoint_lines(path: Path) -> tuple[_Lines, int, bool, bool]:
         raise CheckpointError(f"{path} is a folder, not a checkpoint file") from None
     except OSError as exc:
         raise CheckpointError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
+    if is_compressed(path):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise CheckpointError(f"{path} is not a readable gzip file ({exc})") from None
     lines = data.split(b"\n")
     last = lines.pop()  # b"" when the file ends with a newline
     cut = newline = False
@@ -522,6 +534,11 @@ def _checkpoint_lines(path: Path) -> tuple[_Lines, int, bool, bool]:
         except (ValueError, TypeError, KeyError) as exc:
             raise CheckpointError(f"{path}, line {number}: {exc}") from None
     return parsed, len(data) - len(last) if cut else len(data), cut, newline
+
+
+def is_compressed(path: Path) -> bool:
+    """Whether ``path`` names a gzip-compressed checkpoint (``*.gz``): one to compare, not to extend."""
+    return path.suffix == ".gz"
 
 
 def checkpoint_runs(path: Path) -> list[tuple[dict[str, Any], dict[int, DealResult]]]:

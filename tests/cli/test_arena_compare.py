@@ -3,13 +3,14 @@ deals (each with ``--checkpoint``), compared deal by deal as if one had played a
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from atout.arena import ArenaSetup, checkpoint_runs, compare_runs, run_arena
+from atout.arena import ArenaSetup, CheckpointError, checkpoint_runs, compare_runs, run_arena
 from atout.rules import Rules
 
 
@@ -100,3 +101,27 @@ def test_the_command(atout: Any, two_runs: tuple[Path, Path], tmp_path: Path) ->
         failed = atout("arena-compare", *args)
         assert failed.exit_code == 2
         assert message in failed.stderr and "Traceback" not in failed.stderr + failed.stdout
+
+
+def test_a_compressed_checkpoint_is_compared_as_it_is(
+    atout: Any, two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Runs kept in the repository are gzip files (``*.jsonl.gz``): compared without unpacking,
+    refused as a checkpoint to play into, and a broken one named in one clear line."""
+    first, second = two_runs
+    packed = tmp_path / "rules.jsonl.gz"
+    packed.write_bytes(gzip.compress(first.read_bytes()))
+    assert checkpoint_runs(packed) == checkpoint_runs(first)
+    assert compare_runs(checkpoint_runs(packed), checkpoint_runs(second)) == compare_runs(
+        checkpoint_runs(first), checkpoint_runs(second)
+    )
+    with pytest.raises(CheckpointError, match=r"is compressed: .*gunzip -k"):
+        run_arena(_setup("rules"), checkpoint=packed)
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(first.read_bytes())
+    result = atout("arena-compare", str(broken), str(second))
+    assert result.exit_code == 2
+    assert "is not a readable gzip file" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    played = atout("arena", "-p", "3", "--deals", "1", "--checkpoint", str(packed))
+    assert played.exit_code == 2 and "is compressed" in played.stderr
