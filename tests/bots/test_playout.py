@@ -1,18 +1,26 @@
-"""The fast rules-bot playout driver plays exactly as the plain loop (a view per decision)."""
+"""The fast rules-bot playout driver plays exactly as the plain loop (a view per decision), and
+the compiled card play (atout.bots.rules.kernel) exactly as the driver: the same scores, the same
+number of actions, from any point of a deal, under every rule variant.
+
+numba comes with the ``solver-fast`` extra; without it the kernel's tests skip, except under
+CI=true (where ``.ci/run`` installs it): there they fail."""
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from atout.bots import RandomBot
+from atout.bots import RandomBot, make_bot
 from atout.bots.expert.search import card_values, ending_position, playout_value
-from atout.bots.rules import RulesBot
+from atout.bots.rules import RulesBot, kernel
 from atout.bots.rules.playout import play_to_end, play_to_end_slow
 from atout.cards import EXCUSE, PETIT, TRUMPS_MASK
+from atout.engine.actions import ACTIONS, ActionKind
 from atout.engine.dead_player import DeadPlayerDeal
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.engine.french import FrenchDeal, Phase, check_engine_rules
@@ -268,3 +276,130 @@ def test_a_deal_already_over_is_left_alone() -> None:
     history = list(deal.history)
     assert play_to_end(deal) == 0
     assert deal.history == history
+
+
+needs_kernel = pytest.mark.skipif(
+    not kernel.AVAILABLE and os.environ.get("CI") != "true",
+    reason="numba is not installed (pip install -e '.[solver-fast]'); under CI=true these tests fail instead",
+)
+
+
+def _assert_same_end(deal: FrenchDeal) -> None:
+    """The kernel's outcome (through :func:`kernel.finish`) equals the Python driver's end."""
+    python = deal.clone()
+    steps = play_to_end(python)
+    outcome = kernel.finish(deal.clone())
+    assert outcome.scores == python.scores()
+    assert outcome.steps == steps
+    assert outcome.summary == python.summary
+
+
+@needs_kernel
+def test_the_kernel_is_there() -> None:
+    """RULES.md §3.8-§3.9 card play, compiled: numba imports and the kernel plays 3 and 4 players."""
+    assert kernel.AVAILABLE
+    deal = FrenchDeal.new(Rules(players=4), dealer=0, rng=3)
+    bot = RulesBot()
+    while not deal.only_cards_left:
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    assert kernel.compiles(deal)
+    five = FrenchDeal.new(Rules(players=5), dealer=0, rng=3)
+    assert not kernel.compiles(five)
+
+
+@needs_kernel
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    variant=st.integers(0, len(VARIANTS) - 1),
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.integers(0, 110),
+    noise=st.sampled_from([0.0, 0.3, 1.0]),
+)
+def test_the_kernel_ends_deals_as_the_python_driver(
+    players: int, variant: int, seed: int, steps: int, noise: float
+) -> None:
+    """From any point (bids, declarations, mid-trick; random moves reach rare ones: the Excuse led
+    to the last trick of a slam, an exchange owed with no low card yet, petit au bout), under
+    every variant (exchange card, Excuse before the last trick, partial slam, direction...)."""
+    rules = _rules(variant, players)
+    assume(rules is not None)
+    assert rules is not None
+    deal = FrenchDeal.new(rules, dealer=seed % players, rng=seed)
+    _advance(deal, steps, noise, random.Random(seed))
+    _assert_same_end(deal)
+
+
+@needs_kernel
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4]),
+    variant=st.integers(0, len(VARIANTS) - 1),
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.integers(0, 100),
+    noise=st.sampled_from([0.0, 0.5]),
+)
+def test_each_first_card_from_one_position(
+    players: int, variant: int, seed: int, steps: int, noise: float
+) -> None:
+    """``finish_each``: every legal card played from the same position, then the rules bot."""
+    rules = _rules(variant, players)
+    assume(rules is not None)
+    assert rules is not None
+    deal = FrenchDeal.new(rules, dealer=seed % players, rng=seed)
+    rng = random.Random(seed)
+    _advance(deal, steps, noise, rng)
+    bot = RulesBot()
+    while not deal.is_over() and not deal.only_cards_left:
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    assume(kernel.compiles(deal))
+    before = deal.clone()
+    cards = [int(a) for a in deal.legal_actions()]
+    outcomes = kernel.finish_each(deal, cards)
+    assert deal.history == before.history and deal.hands == before.hands  # unchanged
+    for card, outcome in zip(cards, outcomes, strict=True):
+        python = deal.clone()
+        python.apply(card)
+        steps_after = play_to_end(python)
+        assert (outcome.scores, outcome.steps) == (python.scores(), steps_after + 1)
+
+
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(players=st.sampled_from([3, 4]), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 80))
+def test_a_petit_imprenable_is_played_in_python(players: int, seed: int, steps: int) -> None:
+    """RULES.md §7 V3: a deal with a petit imprenable (while there is one: the taker may have
+    taken it) is not the kernel's; ``finish`` still ends it."""
+    rules = Rules(players=players, petit_sec_rule="petit_imprenable")
+    rng = random.Random(seed)
+    deal = _petit_sec_deal(rules, rng)
+    _advance(deal, steps, 0.3, rng)
+    if deal.petit_imprenable_seat >= 0:
+        assert not kernel.compiles(deal)
+    _assert_same_end(deal)
+
+
+@needs_kernel
+def test_the_expert_decides_alike_with_and_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same bids, écarts and cards, the same values and the same work, compiled or not."""
+    rules_bot = RulesBot()
+    positions = []
+    for players, seed in ((3, 11), (4, 12), (4, 13)):
+        deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
+        while not deal.is_over():
+            view, legal = deal.view(deal.current_player), deal.legal_actions()
+            kind = ACTIONS[legal[0]].kind
+            if len(legal) > 1 and (kind is ActionKind.PLAY or deal.phase is Phase.BIDDING):
+                positions.append((view, legal))
+            deal.apply(rules_bot.choose(view, legal))
+    runs = []
+    for compiled in (True, False):
+        monkeypatch.setattr(kernel, "AVAILABLE", compiled)
+        bot = make_bot("expert", level="fast,simulations=8", rng=7)
+        decisions = []
+        for view, legal in positions:
+            action = bot.choose(view, legal)
+            last = bot.last
+            decisions.append((action, None if last is None else (last.values, last.work)))
+        runs.append(decisions)
+    assert runs[0] == runs[1]

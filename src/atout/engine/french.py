@@ -815,6 +815,16 @@ class FrenchDeal:
         elif self._excuse_won_last and PETIT in self.tricks[-2][1]:
             pab_seat = winners[-2]
         attack_tricks = winners.count(taker) + (winners.count(partner) if partner >= 0 else 0)
+        summary = self.summary_after_play(attack_pile, pab_seat, attack_tricks)
+        self._summary = summary
+        self._scores = score_french(summary)
+        self._end("played", summary)
+
+    def summary_after_play(self, attack_pile: int, petit_au_bout_seat: int, attack_tricks: int) -> FrenchSummary:
+        """The summary of this deal played to its end with the attack holding ``attack_pile``
+        (its tricks, the écart, a garde sans chien), the Petit taken in the last trick by
+        ``petit_au_bout_seat`` (-1: none) and ``attack_tricks`` tricks won by the attack: how the
+        deal's end is summed up, also for a playout that counted the card play itself."""
         partial: PartialSlamResult | None = None
         if self.rules.partial_slam is not None:
             missing = self.n_tricks - attack_tricks
@@ -826,15 +836,14 @@ class FrenchDeal:
             won_by = "attack"
         elif attack_tricks == 0:
             won_by = "defense"
-        summary = replace(
+        return replace(
             self.summary_if(half_points(attack_pile), count_bouts(attack_pile)),
-            petit_au_bout=None if pab_seat < 0 else ("attack" if self.is_attack(pab_seat) else "defense"),
+            petit_au_bout=None
+            if petit_au_bout_seat < 0
+            else ("attack" if self.is_attack(petit_au_bout_seat) else "defense"),
             chelem_won_by=won_by,
             partial_slam=partial,
         )
-        self._summary = summary
-        self._scores = score_french(summary)
-        self._end("played", summary)
 
     def summary_if(self, half_points: int, oudlers: int) -> FrenchSummary:
         """The summary of this deal (contract, taker, partner, declarations) if the attack ended
@@ -882,6 +891,22 @@ class FrenchDeal:
         """Cards of the attack at the end, before any transfer still pending."""
         pile = self.won[self.taker] | (self.won[self.partner] if self.partner >= 0 else 0) | self.ecart
         return pile | (self.chien if self.contract == "garde_sans" else 0)
+
+    @property
+    def only_cards_left(self) -> bool:
+        """Whether the deal is in its card play with every seat's declarations (poignée, misère,
+        made before one's first card) behind it: from here on only cards are played."""
+        return self.phase is _PLAY and not any(self._first_card_pending)
+
+    @property
+    def excuse_debts(self) -> tuple[tuple[int, int], ...]:
+        """The Excuse's exchanges not yet settled: ``(owner, trick winner)`` (RULES.md §3.9)."""
+        return tuple(self._debts)
+
+    @property
+    def petit_imprenable_seat(self) -> int:
+        """The seat holding a petit imprenable (RULES.md §7 V3), or -1."""
+        return self._imprenable
 
     @property
     def events(self) -> list[Event]:

@@ -15,23 +15,13 @@ compiles them ahead.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from atout.cards import BIT, EXCUSE, HALF_POINTS, PETIT_MASK, SUIT_OF, cards_of
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, numba, popcount
 from atout.rules import Rules
 from atout.solver.position import ExcuseState, Position
 from atout.solver.search import FIXED_CARDS, FIXED_RANK
-
-numba: Any
-np: Any
-try:
-    numba = importlib.import_module("numba")
-    np = importlib.import_module("numpy")
-except ImportError:
-    numba = np = None
-AVAILABLE = numba is not None
-"""Whether numba is installed."""
 
 MAX_CARDS = 63
 """The most cards in play the compact numbering holds (one bit each in a signed 64-bit word)."""
@@ -43,30 +33,6 @@ TRUMPS, EXC_MASK, FIXED, V9, V7, V5, V3, V1 = range(12, 20)
 PETIT_BIT, PETIT_BONUS, PETIT_AU_BOUT = range(20, 23)
 # tab rows
 HP, SUIT, OWNER, FIXED_RANK_ROW = range(4)
-
-
-# ------------------------------------------------------------------ bit intrinsics (popcount: set bits,
-# bitlen: int.bit_length, lowbit: index of the lowest set bit), compiled inline
-def _popcount_typer(typingctx: Any, x: Any) -> Any:
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctpop(args[0])
-
-    return _types.int64(_types.int64), codegen
-
-
-def _bitlen_typer(typingctx: Any, x: Any) -> Any:
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        zeros = builder.ctlz(args[0], _ir.Constant(_ir.IntType(1), 0))
-        return builder.sub(_ir.Constant(_ir.IntType(64), 64), zeros)
-
-    return _types.int64(_types.int64), codegen
-
-
-def _lowbit_typer(typingctx: Any, x: Any) -> Any:
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 0))
-
-    return _types.int64(_types.int64), codegen
 
 
 # ------------------------------------------------------------------ the kernel
@@ -904,13 +870,8 @@ def pack(xs: ExcuseState) -> int:
 
 
 if AVAILABLE:
-    _types: Any = numba.types
-    _ir: Any = importlib.import_module("llvmlite.ir")
-    popcount: Any = numba.extending.intrinsic(_popcount_typer)
-    bitlen: Any = numba.extending.intrinsic(_bitlen_typer)
-    lowbit: Any = numba.extending.intrinsic(_lowbit_typer)
-    _jit: Any = numba.njit(cache=True, nogil=True)
-    _inline: Any = numba.njit(cache=True, nogil=True, inline="always")
+    _jit: Any = jit
+    _inline: Any = inline
     _half_points_jit: Any = _inline(_half_points)
     _min_value_jit: Any = _inline(_min_value)
     _finish_jit: Any = _inline(_finish)

@@ -8,8 +8,9 @@ Two evaluators, chosen by how many cards are left:
   solved outcome (:func:`ending_position`; the slam aside).
 * **playout**: the card is played, then every seat (the seat itself too) plays the rules bot to
   the end (:func:`~atout.bots.rules.playout.play_to_end`: the rules bot's very decisions, card
-  plays read from the deal without building views); a card's value is the seat's **engine
-  score** for the deal (contract, bonuses, all).
+  plays read from the deal without building views; with numba, the card play of 3 and 4
+  players by the compiled kernel, :mod:`atout.bots.rules.kernel`, which plays the same cards);
+  a card's value is the seat's **engine score** for the deal (contract, bonuses, all).
 
 Within one decision every card is valued by the same evaluator, so values compare.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from atout.bots.rules.kernel import compiles, finish, finish_each
 from atout.bots.rules.playout import play_to_end
 from atout.cards import BIT, EXCUSE, HALF_POINTS, PETIT_MASK, SUIT_OF, count_bouts
 from atout.engine.french import FrenchDeal
@@ -100,6 +102,9 @@ def playout_value(deal: FrenchDeal, seat: int, card: int, finish_cards: int = 0)
     :func:`ending_position` scores it, its nodes counted as work)."""
     world = deal.clone()
     world.apply(card)
+    if not finish_cards:
+        outcome = finish(world)
+        return float(outcome.scores[seat]), outcome.steps
     steps = play_to_end(world, finish_cards)
     if world.is_over():
         return float(world.scores()[seat]), steps
@@ -123,6 +128,11 @@ def card_values(
         return values, work, "solver"
     values = {}
     work = 0
+    if not finish_cards and compiles(deal):  # every card from one position, compiled
+        for card, outcome in zip(cards, finish_each(deal, cards), strict=True):
+            values[card] = float(outcome.scores[seat])
+            work += outcome.steps - 1  # the card itself is not a simulated decision
+        return values, work, "playout"
     for card in cards:
         values[card], steps = playout_value(deal, seat, card, finish_cards)
         work += steps

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from atout.bots.expert.likelihood import bid_weight
 from atout.bots.rules import RulesBot
-from atout.bots.rules.playout import play_to_end
+from atout.bots.rules.kernel import finish
 from atout.cards import ALL_CARDS, KINGS_MASK, SUIT_MASKS, TOTAL_HALF_POINTS, cards_of
 from atout.engine.actions import BID_BASE, BID_NAMES, CALL_BASE, DISCARD_BASE, KEEP_HAND
 from atout.engine.deal import HAND_SIZE
@@ -112,12 +112,12 @@ def play_option(deal: FrenchDeal, seat: int, option: Option, edge: float = 0.0) 
     world = deal.clone()
     for action in option:
         world.apply(action)
-    steps = play_to_end(world)
-    summary = world.summary
+    outcome = finish(world)
+    summary = outcome.summary
     if edge and isinstance(summary, FrenchSummary) and seat in summary.attack:
         half_points = min(TOTAL_HALF_POINTS, max(0, summary.half_points + round(2 * edge)))
-        return float(score(replace(summary, half_points=half_points))[seat]), steps
-    return float(world.scores()[seat]), steps
+        return float(score(replace(summary, half_points=half_points))[seat]), outcome.steps
+    return float(outcome.scores[seat]), outcome.steps
 
 
 def candidate_bids(legal: Sequence[int], rules_action: int) -> list[Option]:

@@ -1,0 +1,712 @@
+"""The rules bot's card play compiled with numba (the optional extra ``solver-fast``): a French
+deal's card play, 3 or 4 players, finished in a few microseconds instead of a few hundred.
+
+:func:`finish` plays a :class:`~atout.engine.french.FrenchDeal` to its end with the rules bot in
+every seat, as :func:`~atout.bots.rules.playout.play_to_end` does, and returns the seats' scores:
+the decisions before the card play, and the card play until every seat's declarations (poignée,
+misère, before one's first card) are made, go through the Python driver; from there the kernel
+plays the cards. It makes the very decisions of the Python policy
+(:func:`~atout.bots.rules.play.choose_card` on the table the Python driver builds: the cards
+unseen by the seat to play, the voids shown, the sides, the trick) and applies the engine's card
+rules (following, trumping and over-trumping, the Excuse, its exchange, the slam exception); its
+count (the attack's cards, the Petit in the last trick, the attack's tricks) is summed up by the
+engine itself (:meth:`~atout.engine.french.FrenchDeal.summary_after_play`) and scored.
+``tests/bots/test_kernel.py`` checks, over many deals, rules and starting points, that both give
+the same scores and the same number of actions.
+
+The kernel does not play: 5 players (the partner's discovery), a petit imprenable, or a deal
+whose card play has not begun; :func:`finish` plays those in Python. Cards are two words: the
+plain suits (bits 0-55 of the pack, as they are) and the trumps with the Excuse (bits 56-77,
+shifted down to 0-21). Without numba, :func:`finish` is the Python driver alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from atout.bots.rules import RulesBot
+from atout.bots.rules.playout import CardPlayFollower, play_to_end
+from atout.cards import BIT, EXCUSE, PETIT, TRUMPS_MASK
+from atout.engine.french import FrenchDeal, Phase
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
+from atout.rules import Rules
+from atout.scoring import FrenchSummary, score
+
+_RULES = RulesBot()
+_PLAY = Phase.PLAY
+_END = Phase.END
+
+# the two words
+PLAIN = (1 << 56) - 1
+TRUMPS_T = (1 << 21) - 1
+EXC_T = 1 << 21
+PETIT_T = 1
+T21 = 1 << 20
+MID_T = TRUMPS_T & ~PETIT_T & ~T21
+M14 = (1 << 14) - 1
+
+
+def _rank_mask(ranks: Sequence[int]) -> int:
+    return sum(1 << (14 * s + r) for s in range(4) for r in ranks)
+
+
+LOW_P = _rank_mask(range(10))
+JACK_P = _rank_mask([10])
+CAV_P = _rank_mask([11])
+QUEEN_P = _rank_mask([12])
+KING_P = _rank_mask([13])
+
+# the header of the input vector
+(
+    H_N,
+    H_TAKER,
+    H_TRICKS,
+    H_TRICK_NO,
+    H_CURRENT,
+    H_LED,
+    H_TRICK_LEN,
+    H_EXCUSE_EARLY,
+    H_EXCHANGE_ANY,
+    H_ATT_WON_ANY,
+    H_DEF_WON_ANY,
+    H_ATT_TRICKS,
+    H_DEBT,
+    H_PETIT_TRICK,
+    H_PETIT_WINNER,
+    H_PLAYED_P,
+    H_PLAYED_T,
+    H_ATT_P,
+    H_ATT_T,
+    H_DEF_P,
+    H_DEF_T,
+    H_CARDS,
+) = range(22)
+HEADER = 22
+SEAT_FIELDS = 7
+"""Per seat: hand (plain, trumps), attack (0/1), next seat, voids (suits 0-4 as bits), and the
+cards it may not count unseen (plain, trumps: its known écart)."""
+OUT_FIELDS = 5
+"""Per card: the attack's won cards (plain, trumps), the petit-au-bout seat, the attack's
+tricks, the cards played."""
+
+
+# ------------------------------------------------------------------ card choices within classes
+def _cheapest(p: int) -> int:
+    """The plain card of ``p`` of least value, lowest first."""
+    for cls in (LOW_P, JACK_P, CAV_P, QUEEN_P, KING_P):
+        x = p & cls
+        if x:
+            return int(lowbit(x))
+    return -1
+
+
+def _richest(p: int) -> int:
+    """The plain card of ``p`` of most value, highest first."""
+    for cls in (KING_P, QUEEN_P, CAV_P, JACK_P, LOW_P):
+        x = p & cls
+        if x:
+            return int(bitlen(x) - 1)
+    return -1
+
+
+def _best_master(p: int) -> int:
+    """The plain card of ``p`` of most value, lowest first."""
+    for cls in (KING_P, QUEEN_P, CAV_P, JACK_P, LOW_P):
+        x = p & cls
+        if x:
+            return int(lowbit(x))
+    return -1
+
+
+def _value_at_least_5(card: int) -> bool:
+    if card >= 56:
+        return card in (PETIT, 76, EXCUSE)
+    return card % 14 >= 11
+
+
+def _may_hold(voids: int, suit: int, unseen_p: int, unseen_t: int) -> int:
+    """The unseen cards of ``suit`` (0-3 plain, in the plain word; 4 trumps, in the trump word) a
+    seat with ``voids`` may hold."""
+    if voids >> suit & 1:
+        return 0
+    if suit == 4:
+        return unseen_t & TRUMPS_T
+    return unseen_p & (M14 << (14 * suit))
+
+
+def _can_beat(voids: int, best: int, led: int, unseen_p: int, unseen_t: int) -> bool:
+    trumps = _may_hold_jit(voids, 4, unseen_p, unseen_t)
+    higher = trumps & ~((2 << (best - 56)) - 1) if best >= 56 else 0
+    if led == 4:
+        return higher != 0
+    follow = _may_hold_jit(voids, led, unseen_p, unseen_t)
+    likely_void = popcount(follow) < 2
+    if best >= 56:
+        return likely_void and higher != 0
+    if follow & ~((2 << best) - 1):
+        return True
+    return bool(likely_void and trumps != 0)
+
+
+def _beatable(voids: int, cp: int, ct: int, led: int, unseen_p: int, unseen_t: int) -> tuple[int, int]:
+    trumps = _may_hold_jit(voids, 4, unseen_p, unseen_t)
+    under = ct & ((1 << (bitlen(trumps) - 1)) - 1) if trumps else 0
+    if led == 4:
+        return 0, under
+    follow = _may_hold_jit(voids, led, unseen_p, unseen_t)
+    likely_void = popcount(follow) < 2
+    beaten_t = under & TRUMPS_T if likely_void else 0
+    if likely_void and trumps:
+        return cp, beaten_t
+    beaten_p = cp & ((1 << (bitlen(follow) - 1)) - 1) if follow else 0
+    return beaten_p, beaten_t
+
+
+def _duck(op: int, ot: int, excuse: bool) -> int:
+    """The poorest card (the Petit kept when one can); the Excuse saves a cavalier or better."""
+    sp, st = op, ot & ~PETIT_T
+    if not (sp | st):
+        st = ot
+    if sp & LOW_P:
+        card = int(lowbit(sp & LOW_P))
+    elif sp & JACK_P:
+        card = int(lowbit(sp & JACK_P))
+    elif st & MID_T:
+        card = 56 + int(lowbit(st & MID_T))
+    elif sp & CAV_P:
+        card = int(lowbit(sp & CAV_P))
+    elif sp & QUEEN_P:
+        card = int(lowbit(sp & QUEEN_P))
+    elif sp & KING_P:
+        card = int(lowbit(sp & KING_P))
+    else:
+        card = 56 + int(lowbit(st))
+    if excuse and _value_at_least_5_jit(card):
+        return EXCUSE
+    return card
+
+
+def _give(op: int, ot: int) -> int:
+    """The richest card for a trick one's side holds for good (the Petit first)."""
+    if ot & PETIT_T:
+        return PETIT
+    if op:
+        return int(_richest_jit(op))
+    x = ot & ~T21
+    if not x:
+        x = ot
+    return 56 + int(lowbit(x))
+
+
+def _choose(
+    me: int,
+    lp: int,
+    lt: int,
+    seats: Any,
+    n: int,
+    taker: int,
+    trick_p: int,
+    trick_t: int,
+    cards: Any,
+    players: Any,
+    trick_len: int,
+    led: int,
+    in_trick: int,
+    unseen_p: int,
+    unseen_t: int,
+    side_won_all: bool,
+) -> int:
+    """:func:`atout.bots.rules.play.choose_card` for seat ``me`` with legal cards ``lp``/``lt``."""
+    if popcount(lp) + popcount(lt) == 1:
+        return int(lowbit(lp)) if lp else 56 + int(lowbit(lt))
+    hp, ht = seats[me, 0], seats[me, 1]
+    mine = seats[me, 2]
+    if lt & EXC_T and popcount(hp) + popcount(ht) <= 2 and not side_won_all:
+        return EXCUSE
+    if led < 0:  # ------------------------------------------------ a lead
+        ap, at = lp, lt & ~EXC_T
+        if not (ap | at):
+            ap, at = lp, lt
+        unseen_trumps = unseen_t & TRUMPS_T
+        if at & PETIT_T and not unseen_trumps:
+            return PETIT
+        plain = ap
+        for p in range(n):
+            if p != me and not in_trick >> p & 1 and seats[p, 2] != mine:
+                for s in range(4):
+                    if seats[p, 4] >> s & 1:
+                        plain &= ~(M14 << (14 * s))
+        masters = 0
+        for s in range(4):
+            cs = plain & (M14 << (14 * s))
+            if cs:
+                u = unseen_p & (M14 << (14 * s))
+                if u:
+                    cs &= ~((1 << bitlen(u)) - 1)
+                masters |= cs
+        if masters:
+            return int(_best_master_jit(masters))
+        x = at & TRUMPS_T & ~PETIT_T
+        if x:
+            top = int(bitlen(x) - 1)
+            if mine and popcount(x) > popcount(unseen_trumps):
+                return 56 + top
+            if not mine and unseen_t & PETIT_T and not unseen_trumps >> top:
+                return 56 + top
+        if not mine:
+            voids = seats[taker, 4]
+            if not voids >> 4 & 1:
+                cut = 0
+                for s in range(4):
+                    if voids >> s & 1:
+                        cut |= ap & (M14 << (14 * s))
+                if cut:
+                    return int(_cheapest_jit(cut))
+        if not ap:
+            x = at & ~PETIT_T
+            if not x:
+                x = at
+            return 56 + int(lowbit(x))
+        longest, count = 0, 0
+        for s in range(4):
+            k = popcount(ap & (M14 << (14 * s)))
+            if k > count:
+                longest, count = s, k
+        return int(_cheapest_jit(ap & (M14 << (14 * longest))))
+    # ------------------------------------------------------------- a follow
+    op, ot = lp, lt & ~EXC_T
+    body_t = trick_t & TRUMPS_T
+    if body_t:
+        best = 56 + int(bitlen(body_t) - 1)
+    else:
+        best = int(bitlen(trick_p & (M14 << (14 * led))) - 1)
+    winner = 0
+    for i in range(trick_len):
+        if cards[i] == best:
+            winner = players[i]
+    if seats[winner, 2] == mine:
+        secure = True
+        for p in range(n):
+            if (
+                p != me
+                and not in_trick >> p & 1
+                and seats[p, 2] != mine
+                and _can_beat_jit(seats[p, 4], best, led, unseen_p, unseen_t)
+            ):
+                secure = False
+                break
+        if secure:
+            return int(_give_jit(op, ot))
+    if best >= 56:
+        wp, wt = 0, ot & TRUMPS_T & ~((2 << (best - 56)) - 1)
+    else:
+        wp, wt = op & (M14 << (14 * led)) & ~((2 << best) - 1), ot & TRUMPS_T
+    sp, st = wp, wt
+    for p in range(n):
+        if p != me and not in_trick >> p & 1 and seats[p, 2] != mine:
+            bp, bt = _beatable_jit(seats[p, 4], sp, st, led, unseen_p, unseen_t)
+            sp &= ~bp
+            st &= ~bt
+            if not (sp | st):
+                break
+    if st & PETIT_T:
+        return PETIT
+    if sp:
+        return int(_richest_jit(sp))
+    x = st & TRUMPS_T & ~PETIT_T
+    if x:
+        return 56 + int(lowbit(x))
+    if wt & T21:
+        return 76
+    return int(_duck_jit(op, ot, (lt & EXC_T) != 0))
+
+
+def _exchange_card(pile_p: int, pile_t: int, any_card: bool) -> int:
+    """:func:`atout.engine.french.excuse_exchange_card` of a side's won cards (Excuse left out)."""
+    pile_t &= ~EXC_T
+    if any_card:
+        for r in range(20):  # the half-point cards, lowest rank first, suits then trumps
+            if r < 10:
+                for s in range(4):
+                    if pile_p >> (14 * s + r) & 1:
+                        return 14 * s + r
+            if r >= 1 and pile_t >> r & 1:
+                return 56 + r
+        for r in range(10, 14):  # jacks, cavaliers, queens
+            if r == 13 and pile_t & PETIT_T:
+                return PETIT
+            for s in range(4):
+                if pile_p >> (14 * s + r) & 1:
+                    return 14 * s + r
+        if pile_t & PETIT_T:
+            return PETIT
+        if pile_t & T21:
+            return 76
+        return -1
+    mid = pile_t & MID_T
+    if mid:
+        return 56 + int(lowbit(mid))
+    for r in range(10):
+        for s in range(4):
+            if pile_p >> (14 * s + r) & 1:
+                return 14 * s + r
+    return -1
+
+
+def _evaluate(data: Any, out: Any) -> None:
+    """Play the deal in ``data`` (see :func:`_pack`) to its end once per first card listed, each
+    time from the same position, the rules bot in every seat (the first card, if not -1, is
+    played for the seat to play); one row of ``out`` per first card (:data:`OUT_FIELDS`)."""
+    n = data[H_N]
+    taker = data[H_TAKER]
+    n_tricks = data[H_TRICKS]
+    base = HEADER
+    trick_at = base + SEAT_FIELDS * n
+    first_at = trick_at + 2 * n
+    seats = np.empty((n, SEAT_FIELDS), dtype=np.int64)
+    cards = np.empty(n, dtype=np.int64)
+    players = np.empty(n, dtype=np.int64)
+    for row in range(data[H_CARDS]):
+        for s in range(n):
+            for f in range(SEAT_FIELDS):
+                seats[s, f] = data[base + SEAT_FIELDS * s + f]
+        trick_len = data[H_TRICK_LEN]
+        trick_p = trick_t = 0
+        in_trick = 0
+        for i in range(trick_len):
+            c = data[trick_at + i]
+            cards[i] = c
+            players[i] = data[trick_at + n + i]
+            in_trick |= 1 << players[i]
+            if c < 56:
+                trick_p |= 1 << c
+            else:
+                trick_t |= 1 << (c - 56)
+        trick_no = data[H_TRICK_NO]
+        me = data[H_CURRENT]
+        led = data[H_LED]
+        excuse_early = data[H_EXCUSE_EARLY] != 0
+        exchange_any = data[H_EXCHANGE_ANY] != 0
+        att_won_any = data[H_ATT_WON_ANY] != 0
+        def_won_any = data[H_DEF_WON_ANY] != 0
+        att_tricks = data[H_ATT_TRICKS]
+        debt = data[H_DEBT]
+        petit_trick = data[H_PETIT_TRICK]
+        petit_winner = data[H_PETIT_WINNER]
+        played_p, played_t = data[H_PLAYED_P], data[H_PLAYED_T]
+        att_p, att_t = data[H_ATT_P], data[H_ATT_T]
+        def_p, def_t = data[H_DEF_P], data[H_DEF_T]
+        card = data[first_at + row]
+        steps = 0
+        excuse_won_last = False
+        while trick_no < n_tricks:
+            hp, ht = seats[me, 0], seats[me, 1]
+            mine = seats[me, 2]
+            side_won_all = not (def_won_any if mine else att_won_any)
+            # the legal cards (RULES.md §3.8), then the rules bot's choice
+            lp, lt = hp, ht
+            if led >= 0:
+                follow = hp & (M14 << (14 * led)) if led < 4 else 0
+                if follow:
+                    lp, lt = follow, ht & EXC_T
+                else:
+                    trumps = ht & TRUMPS_T
+                    if trumps:
+                        top = bitlen(trick_t & TRUMPS_T)
+                        higher = (trumps >> top) << top
+                        lp, lt = 0, (higher if higher else trumps) | (ht & EXC_T)
+            if excuse_early and ht & EXC_T and popcount(hp) + popcount(ht) == 2 and not side_won_all:
+                lp, lt = 0, EXC_T
+            if card < 0:
+                unseen_p = PLAIN & ~seats[me, 5] & ~played_p & ~hp
+                unseen_t = (TRUMPS_T | EXC_T) & ~seats[me, 6] & ~played_t & ~ht
+                card = _choose_jit(
+                    me,
+                    lp,
+                    lt,
+                    seats,
+                    n,
+                    taker,
+                    trick_p,
+                    trick_t,
+                    cards,
+                    players,
+                    trick_len,
+                    led,
+                    in_trick,
+                    unseen_p,
+                    unseen_t,
+                    side_won_all,
+                )
+            # play it
+            if card < 56:
+                seats[me, 0] = hp & ~(1 << card)
+                trick_p |= 1 << card
+                played_p |= 1 << card
+                suit = card // 14
+            else:
+                seats[me, 1] = ht & ~(1 << (card - 56))
+                trick_t |= 1 << (card - 56)
+                played_t |= 1 << (card - 56)
+                suit = 4 if card != EXCUSE else -1
+            if suit >= 0:
+                if led < 0:
+                    led = suit
+                elif suit != led:
+                    seats[me, 4] |= 1 << led
+                    if suit != 4:
+                        seats[me, 4] |= 1 << 4
+            cards[trick_len] = card
+            players[trick_len] = me
+            trick_len += 1
+            in_trick |= 1 << me
+            steps += 1
+            card = -1
+            if trick_len < n:
+                me = seats[me, 3]
+                continue
+            # the trick is complete
+            body_t = trick_t & TRUMPS_T
+            if body_t:
+                best = 56 + int(bitlen(body_t) - 1)
+            else:
+                best = int(bitlen(trick_p & (M14 << (14 * led))) - 1)
+            winner = 0
+            owner = -1
+            for i in range(n):
+                if cards[i] == best:
+                    winner = players[i]
+                if cards[i] == EXCUSE:
+                    owner = players[i]
+            won_p, won_t = trick_p, trick_t
+            if owner >= 0:
+                last = trick_no == n_tricks - 1
+                owner_attack = seats[owner, 2]
+                owner_won_all = not (def_won_any if owner_attack else att_won_any)
+                if last and cards[0] == EXCUSE and owner_won_all:
+                    winner = owner  # RULES.md §3.9 slam exception
+                    excuse_won_last = True
+                elif owner != winner and not last:
+                    won_t &= ~EXC_T  # the Excuse returns to its side, a low card is owed
+                    if owner_attack:
+                        att_t |= EXC_T
+                    else:
+                        def_t |= EXC_T
+                    if owner_attack != seats[winner, 2]:
+                        debt = owner_attack
+            if seats[winner, 2]:
+                att_p |= won_p
+                att_t |= won_t
+                att_won_any = True
+                att_tricks += 1
+            else:
+                def_p |= won_p
+                def_t |= won_t
+                def_won_any = True
+            if trick_t & PETIT_T:
+                petit_trick, petit_winner = trick_no, winner
+            trick_no += 1
+            trick_len = 0
+            trick_p = trick_t = 0
+            in_trick = 0
+            led = -1
+            me = winner
+            if debt >= 0:  # the side that owes hands a low card to the other
+                if debt:
+                    given = _exchange_card_jit(att_p, att_t, exchange_any)
+                else:
+                    given = _exchange_card_jit(def_p, def_t, exchange_any)
+                if given >= 0:
+                    gp = (1 << given) if given < 56 else 0
+                    gt = (1 << (given - 56)) if given >= 56 else 0
+                    if debt:
+                        att_p, att_t, def_p, def_t = att_p & ~gp, att_t & ~gt, def_p | gp, def_t | gt
+                    else:
+                        att_p, att_t, def_p, def_t = att_p | gp, att_t | gt, def_p & ~gp, def_t & ~gt
+                    debt = -1
+        pab = -1
+        if petit_trick == n_tricks - 1 or (excuse_won_last and petit_trick == n_tricks - 2):
+            pab = petit_winner
+        out[row, 0] = att_p
+        out[row, 1] = att_t
+        out[row, 2] = pab
+        out[row, 3] = att_tricks
+        out[row, 4] = steps
+
+
+if AVAILABLE:
+    _cheapest_jit: Any = inline(_cheapest)
+    _richest_jit: Any = inline(_richest)
+    _best_master_jit: Any = inline(_best_master)
+    _value_at_least_5_jit: Any = inline(_value_at_least_5)
+    _may_hold_jit: Any = inline(_may_hold)
+    _can_beat_jit: Any = inline(_can_beat)
+    _beatable_jit: Any = inline(_beatable)
+    _duck_jit: Any = inline(_duck)
+    _give_jit: Any = inline(_give)
+    _choose_jit: Any = jit(_choose)
+    _exchange_card_jit: Any = jit(_exchange_card)
+    _evaluate_jit: Any = jit(_evaluate)
+
+
+# ------------------------------------------------------------------ the Python side
+def compiles(deal: FrenchDeal) -> bool:
+    """Whether the kernel plays this deal from here: numba installed, 3 or 4 players, only cards
+    left to play, no petit imprenable."""
+    return AVAILABLE and deal.n < 5 and deal.only_cards_left and deal.petit_imprenable_seat < 0
+
+
+def _pack(deal: FrenchDeal, firsts: Sequence[int]) -> Any:
+    """The input vector of :func:`_evaluate` for ``deal`` (which :func:`compiles`) and the first
+    cards to try (-1: the rules bot's)."""
+    n, taker = deal.n, deal.taker
+    attack = [1 if deal.is_attack(s) else 0 for s in range(n)]
+    voids = [0] * n
+    played = 0
+    att_won_any = def_won_any = att_tricks = 0
+    petit_trick = petit_winner = -1
+    for i, (trick_seats, trick_cards, winner) in enumerate(deal.tricks):
+        led = -1
+        for seat, card in zip(trick_seats, trick_cards, strict=False):
+            played |= BIT[card]
+            led = _note(voids, seat, card, led)
+            if card == PETIT:
+                petit_trick, petit_winner = i, winner
+        if attack[winner]:
+            att_won_any, att_tricks = 1, att_tricks + 1
+        else:
+            def_won_any = 1
+    led = -1
+    current = list(zip(deal.trick_seat_order(), deal.trick_cards, strict=False))
+    for seat, card in current:
+        played |= BIT[card]
+        led = _note(voids, seat, card, led)
+    att = dfn = 0
+    for seat in range(n):
+        if attack[seat]:
+            att |= deal.won[seat]
+        else:
+            dfn |= deal.won[seat]
+    debt = -1
+    for owner, winner in deal.excuse_debts:
+        if attack[owner] != attack[winner]:
+            debt = attack[owner]
+    rules = deal.rules
+    header = [
+        n,
+        taker,
+        deal.n_tricks,
+        deal.trick_no,
+        deal.current_player,
+        led,
+        len(current),
+        1 if rules.excuse_last_trick == "must_play_before_last" else 0,
+        1 if rules.excuse_exchange_card == "any_won_card" else 0,
+        att_won_any,
+        def_won_any,
+        att_tricks,
+        debt,
+        petit_trick,
+        petit_winner,
+        played & PLAIN,
+        played >> 56,
+        att & PLAIN,
+        att >> 56,
+        dfn & PLAIN,
+        dfn >> 56,
+        len(firsts),
+    ]
+    ecart = deal.ecart
+    for seat in range(n):
+        hand = deal.hands[seat]
+        known = ecart if seat == taker else ecart & TRUMPS_MASK
+        header += [hand & PLAIN, hand >> 56, attack[seat], deal.next_seat(seat), voids[seat]]
+        header += [known & PLAIN, known >> 56]
+    header += [card for _, card in current] + [0] * (n - len(current))
+    header += [seat for seat, _ in current] + [0] * (n - len(current))
+    header += list(firsts)
+    return np.array(header, dtype=np.int64)
+
+
+def _note(voids: list[int], seat: int, card: int, led: int) -> int:
+    """:func:`atout.bots.rules.playout.note_play` on void bits; returns the suit led."""
+    if card == EXCUSE:
+        return led
+    suit = card // 14 if card < 56 else 4
+    if led < 0:
+        return suit
+    if suit != led:
+        voids[seat] |= 1 << led
+        if suit != 4:
+            voids[seat] |= 1 << 4
+    return led
+
+
+class Outcome:
+    """The end of a deal played out: each seat's score, the summary (``None`` for a deal that
+    ended before its card play) and the number of actions the playout applied."""
+
+    __slots__ = ("scores", "steps", "summary")
+
+    def __init__(self, scores: list[int], summary: FrenchSummary | None, steps: int) -> None:
+        self.scores = scores
+        self.summary = summary
+        self.steps = steps
+
+
+def finish_each(deal: FrenchDeal, cards: Sequence[int]) -> list[Outcome]:
+    """For each card of ``cards`` (legal for the seat to play in ``deal``, which
+    :func:`compiles`), the outcome of playing it and then the rules bot everywhere to the end; the
+    deal is not changed."""
+    data = _pack(deal, cards)
+    out = np.zeros((len(cards), OUT_FIELDS), dtype=np.int64)
+    _evaluate_jit(data, out)
+    extra = deal.ecart | (deal.chien if deal.contract == "garde_sans" else 0)
+    seen: dict[tuple[int, int, int], tuple[list[int], FrenchSummary]] = {}
+    outcomes = []
+    for att_p, att_t, pab, tricks, steps in out.tolist():
+        key = (att_p | att_t << 56 | extra, pab, tricks)
+        found = seen.get(key)
+        if found is None:
+            summary = deal.summary_after_play(*key)
+            found = seen[key] = (score(summary), summary)
+        outcomes.append(Outcome(list(found[0]), found[1], steps))
+    return outcomes
+
+
+def finish(deal: FrenchDeal) -> Outcome:
+    """Play ``deal`` to its end with the rules bot in every seat (the decisions of
+    :func:`~atout.bots.rules.playout.play_to_end`) and return the outcome; the deal is left
+    where the kernel took over (or at its end)."""
+    steps = 0
+    if AVAILABLE and deal.n < 5:
+        while not deal.is_over() and not deal.only_cards_left:
+            if deal.phase is _PLAY:
+                follower = CardPlayFollower(deal)
+                while deal.phase is _PLAY and not deal.only_cards_left:
+                    follower.play(follower.rules_card())
+                    steps += 1
+            else:
+                steps += _one_decision(deal)
+        if compiles(deal):
+            outcome = finish_each(deal, [-1])[0]
+            outcome.steps += steps
+            return outcome
+    steps += play_to_end(deal)
+    return Outcome(deal.scores(), deal.summary, steps)
+
+
+def _one_decision(deal: FrenchDeal) -> int:
+    """One decision before the card play or a declaration, by the rules bot (through the view)."""
+    deal.apply(_RULES.choose(deal.view(deal.current_player), deal.legal_actions()))
+    return 1
+
+
+def warm_up() -> None:
+    """Compile the kernel (or load it from numba's cache)."""
+    if AVAILABLE:
+        finish(FrenchDeal.new(Rules(players=4), dealer=0, rng=1))
+
+
+__all__ = ["AVAILABLE", "Outcome", "compiles", "finish", "finish_each", "warm_up"]
