@@ -84,6 +84,9 @@ def _assert_same_playout(deal: FrenchDeal) -> None:
     assert fast.events == slow.events
     assert fast.is_over()
     assert fast.scores() == slow.scores()
+    if kernel.AVAILABLE:  # and the compiled card play ends it alike
+        outcome = kernel.finish(deal.clone())
+        assert (outcome.scores, outcome.steps, outcome.summary) == (slow.scores(), slow_steps, slow.summary)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -296,15 +299,16 @@ def _assert_same_end(deal: FrenchDeal) -> None:
 
 @needs_kernel
 def test_the_kernel_is_there() -> None:
-    """RULES.md §3.8-§3.9 card play, compiled: numba imports and the kernel plays 3 and 4 players."""
+    """RULES.md §3.8-§3.9 card play, compiled: numba imports, and the kernel plays 3 to 5 players
+    once every seat's declarations are made (the dead-player table's deals stay in Python)."""
     assert kernel.AVAILABLE
-    deal = FrenchDeal.new(Rules(players=4), dealer=0, rng=3)
     bot = RulesBot()
-    while not deal.only_cards_left:
-        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
-    assert kernel.compiles(deal)
-    five = FrenchDeal.new(Rules(players=5), dealer=0, rng=3)
-    assert not kernel.compiles(five)
+    for players in (3, 4, 5):
+        deal = FrenchDeal.new(Rules(players=players), dealer=0, rng=3)
+        assert not kernel.compiles(deal)
+        while not deal.only_cards_left:
+            deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+        assert kernel.compiles(deal)
 
 
 @needs_kernel
@@ -333,7 +337,7 @@ def test_the_kernel_ends_deals_as_the_python_driver(
 @needs_kernel
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    players=st.sampled_from([3, 4]),
+    players=st.sampled_from([3, 4, 5]),
     variant=st.integers(0, len(VARIANTS) - 1),
     seed=st.integers(0, 2**32 - 1),
     steps=st.integers(0, 100),
@@ -366,7 +370,7 @@ def test_each_first_card_from_one_position(
 
 @needs_kernel
 @settings(max_examples=60, deadline=None)
-@given(players=st.sampled_from([3, 4]), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 80))
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 80))
 def test_a_petit_imprenable_is_played_in_python(players: int, seed: int, steps: int) -> None:
     """RULES.md §7 V3: a deal with a petit imprenable (while there is one: the taker may have
     taken it) is not the kernel's; ``finish`` still ends it."""
@@ -384,7 +388,7 @@ def test_the_expert_decides_alike_with_and_without_the_kernel(monkeypatch: pytes
     """The same bids, écarts and cards, the same values and the same work, compiled or not."""
     rules_bot = RulesBot()
     positions = []
-    for players, seed in ((3, 11), (4, 12), (4, 13)):
+    for players, seed in ((3, 11), (4, 12), (5, 13)):
         deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
         while not deal.is_over():
             view, legal = deal.view(deal.current_player), deal.legal_actions()

@@ -8,8 +8,8 @@ Two evaluators, chosen by how many cards are left:
   solved outcome (:func:`ending_position`; the slam aside).
 * **playout**: the card is played, then every seat (the seat itself too) plays the rules bot to
   the end (:func:`~atout.bots.rules.playout.play_to_end`: the rules bot's very decisions, card
-  plays read from the deal without building views; with numba, the card play of 3 and 4
-  players by the compiled kernel, :mod:`atout.bots.rules.kernel`, which plays the same cards);
+  plays read from the deal without building views; with numba, the card play by
+  the compiled kernel, :mod:`atout.bots.rules.kernel`, which plays the same cards);
   a card's value is the seat's **engine score** for the deal (contract, bonuses, all).
 
 Within one decision every card is valued by the same evaluator, so values compare.

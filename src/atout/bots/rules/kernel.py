@@ -1,5 +1,5 @@
 """The rules bot's card play compiled with numba (the optional extra ``solver-fast``): a French
-deal's card play, 3 or 4 players, finished in a few microseconds instead of a few hundred.
+deal's card play, 3 to 5 players, finished in a few microseconds instead of a few hundred.
 
 :func:`finish` plays a :class:`~atout.engine.french.FrenchDeal` to its end with the rules bot in
 every seat, as :func:`~atout.bots.rules.playout.play_to_end` does, and returns the seats' scores:
@@ -7,15 +7,17 @@ the decisions before the card play, and the card play until every seat's declara
 misère, before one's first card) are made, go through the Python driver; from there the kernel
 plays the cards. It makes the very decisions of the Python policy
 (:func:`~atout.bots.rules.play.choose_card` on the table the Python driver builds: the cards
-unseen by the seat to play, the voids shown, the sides, the trick) and applies the engine's card
-rules (following, trumping and over-trumping, the Excuse, its exchange, the slam exception); its
+unseen by the seat to play, the voids shown, the sides as that seat knows them, in 5 players the
+partner once shown or deduced, the trick) and applies the engine's card rules (following,
+trumping and over-trumping, the Excuse, its exchange once the sides are public, the slam
+exception); its
 count (the attack's cards, the Petit in the last trick, the attack's tricks) is summed up by the
 engine itself (:meth:`~atout.engine.french.FrenchDeal.summary_after_play`) and scored.
 ``tests/bots/test_kernel.py`` checks, over many deals, rules and starting points, that both give
 the same scores and the same number of actions.
 
-The kernel does not play: 5 players (the partner's discovery), a petit imprenable, or a deal
-whose card play has not begun; :func:`finish` plays those in Python. Cards are two words: the
+The kernel does not play a petit imprenable, the dead-player table, or a deal whose card play
+(with its declarations) has not begun; :func:`finish` plays those in Python. Cards are two words: the
 plain suits (bits 0-55 of the pack, as they are) and the trumps with the Excuse (bits 56-77,
 shifted down to 0-21). Without numba, :func:`finish` is the Python driver alone.
 """
@@ -27,7 +29,7 @@ from typing import Any
 
 from atout.bots.rules import RulesBot
 from atout.bots.rules.playout import CardPlayFollower, play_to_end
-from atout.cards import BIT, EXCUSE, PETIT, TRUMPS_MASK
+from atout.cards import EXCUSE, PETIT, TRUMPS_MASK
 from atout.engine.french import FrenchDeal, Phase
 from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules
@@ -81,8 +83,15 @@ KING_P = _rank_mask([13])
     H_DEF_P,
     H_DEF_T,
     H_CARDS,
-) = range(22)
-HEADER = 22
+    H_PARTNER,
+    H_CALLED,
+    H_REVEAL,
+    H_PUBLIC,
+    H_ALONE,
+    H_CALLED_IN_CHIEN,
+    H_WON_BY,
+) = range(29)
+HEADER = 29
 SEAT_FIELDS = 7
 """Per seat: hand (plain, trumps), attack (0/1), next seat, voids (suits 0-4 as bits), and the
 cards it may not count unseen (plain, trumps: its known écart)."""
@@ -215,13 +224,17 @@ def _choose(
     in_trick: int,
     unseen_p: int,
     unseen_t: int,
+    good: int,
+    mine: bool,
     side_won_all: bool,
+    lead_low_in: int,
 ) -> int:
-    """:func:`atout.bots.rules.play.choose_card` for seat ``me`` with legal cards ``lp``/``lt``."""
+    """:func:`atout.bots.rules.play.choose_card` for seat ``me`` with legal cards ``lp``/``lt``,
+    knowing the seats of ``good`` (a mask) to be on its side, ``mine`` whether it is known to be
+    on the attack."""
     if popcount(lp) + popcount(lt) == 1:
         return int(lowbit(lp)) if lp else 56 + int(lowbit(lt))
     hp, ht = seats[me, 0], seats[me, 1]
-    mine = seats[me, 2]
     if lt & EXC_T and popcount(hp) + popcount(ht) <= 2 and not side_won_all:
         return EXCUSE
     if led < 0:  # ------------------------------------------------ a lead
@@ -231,9 +244,15 @@ def _choose(
         unseen_trumps = unseen_t & TRUMPS_T
         if at & PETIT_T and not unseen_trumps:
             return PETIT
+        if lead_low_in >= 0:  # the called suit from the bottom, to let the called card win it
+            cs = ap & (M14 << (14 * lead_low_in))
+            u = unseen_p & (M14 << (14 * lead_low_in))
+            low = cs & ((1 << (bitlen(u) - 1)) - 1) if u else 0
+            if low:
+                return int(lowbit(low))
         plain = ap
         for p in range(n):
-            if p != me and not in_trick >> p & 1 and seats[p, 2] != mine:
+            if p != me and not in_trick >> p & 1 and not good >> p & 1:
                 for s in range(4):
                     if seats[p, 4] >> s & 1:
                         plain &= ~(M14 << (14 * s))
@@ -285,13 +304,13 @@ def _choose(
     for i in range(trick_len):
         if cards[i] == best:
             winner = players[i]
-    if seats[winner, 2] == mine:
+    if good >> winner & 1:
         secure = True
         for p in range(n):
             if (
                 p != me
                 and not in_trick >> p & 1
-                and seats[p, 2] != mine
+                and not good >> p & 1
                 and _can_beat_jit(seats[p, 4], best, led, unseen_p, unseen_t)
             ):
                 secure = False
@@ -304,7 +323,7 @@ def _choose(
         wp, wt = op & (M14 << (14 * led)) & ~((2 << best) - 1), ot & TRUMPS_T
     sp, st = wp, wt
     for p in range(n):
-        if p != me and not in_trick >> p & 1 and seats[p, 2] != mine:
+        if p != me and not in_trick >> p & 1 and not good >> p & 1:
             bp, bt = _beatable_jit(seats[p, 4], sp, st, led, unseen_p, unseen_t)
             sp &= ~bp
             st &= ~bt
@@ -398,12 +417,19 @@ def _evaluate(data: Any, out: Any) -> None:
         att_p, att_t = data[H_ATT_P], data[H_ATT_T]
         def_p, def_t = data[H_DEF_P], data[H_DEF_T]
         card = data[first_at + row]
+        partner = data[H_PARTNER]
+        called = data[H_CALLED]
+        called_suit = called // 14 if called >= 0 else -1
+        reveal = data[H_REVEAL]
+        public = data[H_PUBLIC] != 0
+        alone = data[H_ALONE] != 0
+        called_in_chien = data[H_CALLED_IN_CHIEN] != 0
+        won_by = data[H_WON_BY]
         steps = 0
         excuse_won_last = False
         while trick_no < n_tricks:
             hp, ht = seats[me, 0], seats[me, 1]
-            mine = seats[me, 2]
-            side_won_all = not (def_won_any if mine else att_won_any)
+            side_won_all = not (def_won_any if seats[me, 2] else att_won_any)  # the true sides
             # the legal cards (RULES.md §3.8), then the rules bot's choice
             lp, lt = hp, ht
             if led >= 0:
@@ -421,6 +447,29 @@ def _evaluate(data: Any, out: Any) -> None:
             if card < 0:
                 unseen_p = PLAIN & ~seats[me, 5] & ~played_p & ~hp
                 unseen_t = (TRUMPS_T | EXC_T) & ~seats[me, 6] & ~played_t & ~ht
+                # the sides as this seat knows them (5 players: the partner once shown or deduced)
+                known = True
+                attack = (1 << taker) | ((1 << partner) if partner >= 0 else 0)
+                if n == 5:
+                    shown = -2
+                    if partner >= 0 and (public or me == partner):
+                        shown = partner
+                    elif called < 0:
+                        pass
+                    elif alone or called_in_chien or (me == taker and hp >> called & 1):
+                        shown = -1
+                    elif me != taker:
+                        count = 0
+                        for p in range(n):
+                            if p != taker and p != me and not seats[p, 4] >> called_suit & 1:
+                                count += 1
+                                shown = p if count == 1 else -2
+                    known = shown != -2
+                    attack = (1 << taker) | ((1 << shown) if shown >= 0 else 0)
+                mine = (attack >> me & 1) != 0
+                good = 1 << me
+                if known:
+                    good |= attack if mine else ((1 << n) - 1) & ~attack
                 card = _choose_jit(
                     me,
                     lp,
@@ -437,7 +486,10 @@ def _evaluate(data: Any, out: Any) -> None:
                     in_trick,
                     unseen_p,
                     unseen_t,
-                    side_won_all,
+                    good,
+                    mine,
+                    (won_by & ~good) == 0,
+                    called_suit if me == taker and not known else -1,
                 )
             # play it
             if card < 56:
@@ -457,6 +509,11 @@ def _evaluate(data: Any, out: Any) -> None:
                     seats[me, 4] |= 1 << led
                     if suit != 4:
                         seats[me, 4] |= 1 << 4
+            if card == reveal:  # the called card shows the sides (or that the taker is alone)
+                public = True
+                reveal = -1
+                if me == taker:
+                    alone = True
             cards[trick_len] = card
             players[trick_len] = me
             trick_len += 1
@@ -495,6 +552,7 @@ def _evaluate(data: Any, out: Any) -> None:
                         def_t |= EXC_T
                     if owner_attack != seats[winner, 2]:
                         debt = owner_attack
+            won_by |= 1 << winner
             if seats[winner, 2]:
                 att_p |= won_p
                 att_t |= won_t
@@ -512,7 +570,8 @@ def _evaluate(data: Any, out: Any) -> None:
             in_trick = 0
             led = -1
             me = winner
-            if debt >= 0:  # the side that owes hands a low card to the other
+            if debt >= 0 and (public or trick_no == n_tricks):
+                # the side that owes hands a low card to the other (once the sides are known)
                 if debt:
                     given = _exchange_card_jit(att_p, att_t, exchange_any)
                 else:
@@ -552,36 +611,33 @@ if AVAILABLE:
 
 # ------------------------------------------------------------------ the Python side
 def compiles(deal: FrenchDeal) -> bool:
-    """Whether the kernel plays this deal from here: numba installed, 3 or 4 players, only cards
-    left to play, no petit imprenable."""
-    return AVAILABLE and deal.n < 5 and deal.only_cards_left and deal.petit_imprenable_seat < 0
+    """Whether the kernel plays this deal from here: numba installed, only cards left to play, no
+    petit imprenable (and not the inner deal of a dead-player table, which the Python driver plays
+    through views)."""
+    return (
+        AVAILABLE
+        and deal.only_cards_left
+        and deal.petit_imprenable_seat < 0
+        and not (deal.n == 5 and deal.rules.five_player_mode == "dead_player")
+    )
 
 
 def _pack(deal: FrenchDeal, firsts: Sequence[int]) -> Any:
     """The input vector of :func:`_evaluate` for ``deal`` (which :func:`compiles`) and the first
     cards to try (-1: the rules bot's)."""
     n, taker = deal.n, deal.taker
+    known = CardPlayFollower(deal)  # what the seats have seen, as the Python driver reads it
     attack = [1 if deal.is_attack(s) else 0 for s in range(n)]
-    voids = [0] * n
-    played = 0
+    voids = [sum(1 << suit for suit in known.voids.get(s, ())) for s in range(n)]
     att_won_any = def_won_any = att_tricks = 0
     petit_trick = petit_winner = -1
-    for i, (trick_seats, trick_cards, winner) in enumerate(deal.tricks):
-        led = -1
-        for seat, card in zip(trick_seats, trick_cards, strict=False):
-            played |= BIT[card]
-            led = _note(voids, seat, card, led)
-            if card == PETIT:
-                petit_trick, petit_winner = i, winner
+    for i, (_, trick_cards, winner) in enumerate(deal.tricks):
+        if PETIT in trick_cards:
+            petit_trick, petit_winner = i, winner
         if attack[winner]:
             att_won_any, att_tricks = 1, att_tricks + 1
         else:
             def_won_any = 1
-    led = -1
-    current = list(zip(deal.trick_seat_order(), deal.trick_cards, strict=False))
-    for seat, card in current:
-        played |= BIT[card]
-        led = _note(voids, seat, card, led)
     att = dfn = 0
     for seat in range(n):
         if attack[seat]:
@@ -593,13 +649,15 @@ def _pack(deal: FrenchDeal, firsts: Sequence[int]) -> Any:
         if attack[owner] != attack[winner]:
             debt = attack[owner]
     rules = deal.rules
+    played = known.played
+    current = known.plays
     header = [
         n,
         taker,
         deal.n_tricks,
         deal.trick_no,
         deal.current_player,
-        led,
+        known.led,
         len(current),
         1 if rules.excuse_last_trick == "must_play_before_last" else 0,
         1 if rules.excuse_exchange_card == "any_won_card" else 0,
@@ -616,31 +674,24 @@ def _pack(deal: FrenchDeal, firsts: Sequence[int]) -> Any:
         dfn & PLAIN,
         dfn >> 56,
         len(firsts),
+        deal.partner,
+        deal.called_card,
+        deal._reveal_card,
+        1 if deal._sides_public else 0,
+        1 if known.alone else 0,
+        1 if known.called_in_chien else 0,
+        known.won_by,
     ]
     ecart = deal.ecart
     for seat in range(n):
         hand = deal.hands[seat]
-        known = ecart if seat == taker else ecart & TRUMPS_MASK
+        seen = ecart if seat == taker else ecart & TRUMPS_MASK
         header += [hand & PLAIN, hand >> 56, attack[seat], deal.next_seat(seat), voids[seat]]
-        header += [known & PLAIN, known >> 56]
+        header += [seen & PLAIN, seen >> 56]
     header += [card for _, card in current] + [0] * (n - len(current))
     header += [seat for seat, _ in current] + [0] * (n - len(current))
     header += list(firsts)
     return np.array(header, dtype=np.int64)
-
-
-def _note(voids: list[int], seat: int, card: int, led: int) -> int:
-    """:func:`atout.bots.rules.playout.note_play` on void bits; returns the suit led."""
-    if card == EXCUSE:
-        return led
-    suit = card // 14 if card < 56 else 4
-    if led < 0:
-        return suit
-    if suit != led:
-        voids[seat] |= 1 << led
-        if suit != 4:
-            voids[seat] |= 1 << 4
-    return led
 
 
 class Outcome:
@@ -680,7 +731,7 @@ def finish(deal: FrenchDeal) -> Outcome:
     :func:`~atout.bots.rules.playout.play_to_end`) and return the outcome; the deal is left
     where the kernel took over (or at its end)."""
     steps = 0
-    if AVAILABLE and deal.n < 5:
+    if AVAILABLE and not (deal.n == 5 and deal.rules.five_player_mode == "dead_player"):
         while not deal.is_over() and not deal.only_cards_left:
             if deal.phase is _PLAY:
                 follower = CardPlayFollower(deal)
