@@ -10,17 +10,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atout.arena import ArenaSetup, run_arena
-from atout.bots import make_bot
+from atout.bots import RandomBot, make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig
 from atout.bots.expert.bot import race
 from atout.bots.expert.inference import excluded_cards
 from atout.bots.expert.likelihood import bid_weigher
 from atout.bots.expert.search import distinct_cards, ending_position, solver_values
-from atout.bots.expert.worlds import sample_world
+from atout.bots.expert.worlds import (
+    deal_hidden,
+    layout_of,
+    rebuild,
+    rebuild_like,
+    replays_alike,
+    sample_world,
+)
 from atout.bots.rules import RulesBot
 from atout.cards import BIT, EXCUSE, PETIT, PETIT_MASK, cards_of, parse_card
 from atout.engine.actions import ACTIONS, ActionKind
-from atout.engine.french import FrenchDeal
+from atout.engine.french import FrenchDeal, Phase
+from atout.presets import rules_for
 from atout.rules import Rules
 from atout.solver.position import random_ending
 
@@ -63,6 +71,70 @@ def test_sampled_worlds_agree_with_the_view(players: int, seed: int) -> None:
             made += _check_worlds(deal, rng)
         deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
     assert made >= tried - 3  # a rare dead end is allowed (the bot then plays the rules card)
+
+
+FILLED_VARIANTS = [
+    {},
+    {"excuse_exchange_card": "any_won_card"},
+    {"misere_bonus": 10},
+    {"excuse_sec_redeal": True},
+    {"petit_sec_rule": "only_trump_ignoring_excuse"},
+    {"play_direction": "clockwise", "bid_pousse": True},
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    variant=st.integers(0, len(FILLED_VARIANTS) - 1),
+    seed=st.integers(0, 2**32),
+    noise=st.sampled_from([0.0, 0.3]),
+)
+def test_a_filled_world_is_the_replayed_world(players: int, variant: int, seed: int, noise: float) -> None:
+    """A world filled in from a template (``rebuild_like``) is the world the replay of the same
+    dealing gives (every field but the record of the actions), and is refused exactly when the
+    replay refuses it (a petit sec dealt: RULES.md §3.3)."""
+    rng = random.Random(seed)
+    rules = rules_for("fft", {**FILLED_VARIANTS[variant], "players": players})
+    deal = FrenchDeal.new(rules, dealer=rng.randrange(players), rng=rng)
+    rules_bot, random_bot = RulesBot(), RandomBot(rng)
+    compared = 0
+    while not deal.is_over():
+        view, legal = deal.view(deal.current_player), deal.legal_actions()
+        if deal.phase is Phase.PLAY and rng.random() < 0.25:
+            assert replays_alike(view)
+            layout = layout_of(view)
+            template = None
+            for _ in range(6):
+                dealt = deal_hidden(layout, rng)
+                assert dealt is not None
+                replayed = rebuild(view, layout, dealt)
+                if template is None:
+                    template = replayed
+                    continue
+                filled = rebuild_like(template, view, layout, dealt)
+                assert (filled is None) == (replayed is None)
+                if filled is None or replayed is None:
+                    continue
+                compared += 1
+                for name in FrenchDeal.__slots__:
+                    if name not in ("history", "_legal"):
+                        assert getattr(filled, name) == getattr(replayed, name), name
+                assert filled.legal_play_mask() == replayed.legal_play_mask()
+        bot = random_bot if rng.random() < noise else rules_bot
+        deal.apply(bot.choose(view, legal))
+    assert compared or deal.outcome != "played" or not deal.tricks
+
+
+def test_no_filled_worlds_where_the_layout_misses_a_duty() -> None:
+    """A petit imprenable, or the Excuse due before the last trick (RULES.md §7 V3, §3.8 step 1): each world
+    is replayed."""
+    for options in ({"petit_sec_rule": "petit_imprenable"}, {"excuse_last_trick": "must_play_before_last"}):
+        deal = FrenchDeal.new(rules_for("fft", {**options, "players": 4}), dealer=0, rng=2)
+        bot = RulesBot()
+        while deal.phase is not Phase.PLAY:
+            deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+        assert not replays_alike(deal.view(deal.current_player))
 
 
 @pytest.mark.parametrize(

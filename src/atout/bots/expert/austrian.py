@@ -297,7 +297,7 @@ class AustrianSearcher:
             return rules_card
         config = self.config
         start = time.perf_counter()
-        budget = config.work
+        budget = config.austrian_work or config.work
         gone = layout_of(view).out_of_play
         for trick in view.tricks:
             gone |= trick.cards

@@ -65,6 +65,8 @@ class ExpertConfig:
     """Most worlds sampled per decision."""
     work: int = 160
     """Budget per decision in simulated decisions (solver nodes count 1/20 each)."""
+    austrian_work: int = 0
+    """Budget per Austrian Tarock card decision, whose playouts are not compiled (0: ``work``)."""
     think: float | None = None
     """Clock budget per card decision in seconds, replacing ``work`` (``None``: ``work`` counts,
     and the bot is deterministic under its seed)."""
@@ -209,7 +211,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, race, race_worlds, taker_edge
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, austrian_work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, race, race_worlds, taker_edge
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -352,6 +354,7 @@ class ExpertBot:
             cost += len(cards) * (view.players * HAND_SIZE[view.players] - view.played().bit_count() - 1)
             if config.think is None and config.min_samples * cost > config.work:
                 samples = 0
+        shared: dict[str, object] = {}  # what every world of this view has in common
         racing = config.race > 0 and not weighted and len(cards) > 2
         history: dict[int, list[float]] = {card: [] for card in cards} if racing else {}
         active = list(cards)
@@ -371,7 +374,7 @@ class ExpertBot:
             if not weighted:
                 weight = 1.0
             values, spent, evaluator = card_values(
-                world, view.seat, active, config.solver_cards, config.finish_cards
+                world, view.seat, active, config.solver_cards, config.finish_cards, shared
             )
             for card, value in values.items():
                 totals[card] += weight * value

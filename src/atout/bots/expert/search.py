@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from atout.bots.rules.kernel import compiles, finish, finish_each
 from atout.bots.rules.playout import play_to_end
@@ -118,10 +119,16 @@ def playout_value(deal: FrenchDeal, seat: int, card: int, finish_cards: int = 0)
 
 
 def card_values(
-    deal: FrenchDeal, seat: int, cards: Iterable[int], solver_cards: int, finish_cards: int = 0
+    deal: FrenchDeal,
+    seat: int,
+    cards: Iterable[int],
+    solver_cards: int,
+    finish_cards: int = 0,
+    shared: dict[str, Any] | None = None,
 ) -> tuple[dict[int, float], int, str]:
     """Each card's value in ``deal`` for ``seat`` (see the module docstring), the work spent, and
-    the evaluator used (``solver`` or ``playout``); ``finish_cards`` as in :func:`playout_value`."""
+    the evaluator used (``solver`` or ``playout``); ``finish_cards`` as in :func:`playout_value`;
+    ``shared``: a dict kept over the worlds of one view (:func:`~atout.bots.rules.kernel.finish_each`)."""
     cards = list(cards)
     if uses_solver(deal, solver_cards):
         values, work = solver_values(deal, seat, cards)
@@ -129,7 +136,7 @@ def card_values(
     values = {}
     work = 0
     if not finish_cards and compiles(deal):  # every card from one position, compiled
-        for card, outcome in zip(cards, finish_each(deal, cards), strict=True):
+        for card, outcome in zip(cards, finish_each(deal, cards, shared), strict=True):
             values[card] = float(outcome.scores[seat])
             work += outcome.steps - 1  # the card itself is not a simulated decision
         return values, work, "playout"

@@ -29,7 +29,7 @@ from typing import NamedTuple, Protocol
 from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards
 from atout.bots.expert.likelihood import same_play
 from atout.bots.rules.playout import CardPlayFollower
-from atout.cards import ALL_CARDS, BIT, cards_of
+from atout.cards import ALL_CARDS, BIT, TRUMPS_MASK, cards_of
 from atout.engine.actions import (
     ANNOUNCE_CHELEM,
     ANNOUNCE_PARTIAL_SLAM,
@@ -315,6 +315,53 @@ def rebuild_weighted(
     return Rebuilt(deal, weight, judged, miss)
 
 
+def replays_alike(view: SeatView) -> bool:
+    """Whether, under this view's rules, a layout's dealing replays to the view exactly when the
+    dealt deal is not cancelled (a petit sec): then :func:`rebuild_like` may stand for
+    :func:`rebuild`. Not with a petit imprenable (it changes how the Petit plays) nor when the
+    Excuse must be played before the last trick (a duty the layout does not read)."""
+    rules = view.rules
+    return (
+        rules.petit_sec_rule != "petit_imprenable"
+        and rules.excuse_last_trick != "must_play_before_last"
+        and not (rules.players == 5 and rules.five_player_mode == "dead_player")
+    )
+
+
+def rebuild_like(template: FrenchDeal, view: SeatView, layout: Layout, dealt: list[int]) -> FrenchDeal | None:
+    """:func:`rebuild` without the replay: ``template``, a world rebuilt for this view, with the
+    cards of another dealing put in place (hands, chien, écart, the 5-player partner, the taker's
+    hidden discards in the event log); ``None`` if that dealing is a cancelled deal. For views
+    that :func:`replays_alike`, the world equals the one :func:`rebuild` makes, but for
+    ``history``, which keeps the template's declaration steps (a record, never read in play)."""
+    n, me = view.players, view.seat
+    initial, chien, ecart = dealing_of(view, layout, dealt)
+    if FrenchDeal(view.rules, view.dealer, initial, chien, _checked=True).is_over():
+        return None  # a petit sec: the deal would have been cancelled
+    world = template.clone()
+    world.initial_hands = tuple(initial)
+    world.initial_chien = world.chien = chien
+    world.hands = [layout.known[s] | dealt[s] for s in range(n)]
+    world.ecart = ecart
+    world._legal = -1
+    called, taker = world.called_card, world.taker
+    if called >= 0:
+        holder = next((s for s in range(n) if initial[s] >> called & 1), -1)
+        world.partner = holder if holder != taker else -1
+    hidden = dealt[n] if taker != me and view.contract in CHIEN_TAKEN else 0
+    if hidden:  # the taker's hidden discards, in the order the replay makes them
+        discards = iter(cards_of(hidden))
+        log, history = world._log, world.history
+        first = next(i for i, action in enumerate(history) if DISCARD_BASE <= action < DISCARD_BASE + 78)
+        for i, event in enumerate(log):
+            if event.kind == "discard" and not BIT[_card(event.data)] & TRUMPS_MASK:
+                card = next(discards)
+                log[i] = event._replace(data=card)
+                history[first] = DISCARD_BASE + card
+                first += 1
+    return world
+
+
 def _replay(
     deal: FrenchDeal,
     view: SeatView,
@@ -458,6 +505,10 @@ class WorldSampler:
         self.effort = 0
         self.deal_cost = 2 + self.layout.hidden.bit_count() // 3
         self.replay_cost = 2 + len(view.events) // 4
+        self.template: FrenchDeal | None = None
+        """The first world rebuilt by a replay, which later dealings fill (:func:`rebuild_like`)
+        when nothing is judged and the view :func:`replays_alike`."""
+        self._alike = mismatch is None and replays_alike(view)
 
     def draw(self, rng: random.Random) -> tuple[FrenchDeal, float] | None:
         """A world and its weight, or ``None`` when ``tries`` attempts found none.
@@ -495,8 +546,14 @@ class WorldSampler:
             dealt = self._dealt(rng) if given is None else given
             if dealt is None:
                 return None
-            self.effort += self.replay_cost
-            found = rebuild_weighted(self.view, self.layout, dealt, self.mismatch, floor)
+            self.effort += self.replay_cost  # counted alike, replayed or filled in
+            if self.template is not None:
+                world = rebuild_like(self.template, self.view, self.layout, dealt)
+                found = None if world is None else Rebuilt(world, 1.0, 0, None)
+            else:
+                found = rebuild_weighted(self.view, self.layout, dealt, self.mismatch, floor)
+                if found is not None and self._alike:
+                    self.template = found.deal
             if found is not None:
                 self.effort += found.judged
                 return found, dealt

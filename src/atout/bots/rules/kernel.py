@@ -622,11 +622,12 @@ def compiles(deal: FrenchDeal) -> bool:
     )
 
 
-def _pack(deal: FrenchDeal, firsts: Sequence[int]) -> Any:
+def _pack(deal: FrenchDeal, firsts: Sequence[int], follower: CardPlayFollower | None = None) -> Any:
     """The input vector of :func:`_evaluate` for ``deal`` (which :func:`compiles`) and the first
-    cards to try (-1: the rules bot's)."""
+    cards to try (-1: the rules bot's); ``follower``: what the seats have seen (a follower of this
+    deal, or of another world of the same view: only its public fields are read)."""
     n, taker = deal.n, deal.taker
-    known = CardPlayFollower(deal)  # what the seats have seen, as the Python driver reads it
+    known = follower or CardPlayFollower(deal)  # what the seats have seen, as the Python driver reads it
     attack = [1 if deal.is_attack(s) else 0 for s in range(n)]
     voids = [sum(1 << suit for suit in known.voids.get(s, ())) for s in range(n)]
     att_won_any = def_won_any = att_tricks = 0
@@ -706,11 +707,19 @@ class Outcome:
         self.steps = steps
 
 
-def finish_each(deal: FrenchDeal, cards: Sequence[int]) -> list[Outcome]:
+def finish_each(
+    deal: FrenchDeal, cards: Sequence[int], shared: dict[str, Any] | None = None
+) -> list[Outcome]:
     """For each card of ``cards`` (legal for the seat to play in ``deal``, which
     :func:`compiles`), the outcome of playing it and then the rules bot everywhere to the end; the
-    deal is not changed."""
-    data = _pack(deal, cards)
+    deal is not changed. ``shared``: a dict kept for the worlds of one view (they have the same
+    public past), where what they have in common is read once."""
+    follower = None
+    if shared is not None:
+        follower = shared.get("follower")
+        if follower is None:
+            follower = shared["follower"] = CardPlayFollower(deal)
+    data = _pack(deal, cards, follower)
     out = np.zeros((len(cards), OUT_FIELDS), dtype=np.int64)
     _evaluate_jit(data, out)
     extra = deal.ecart | (deal.chien if deal.contract == "garde_sans" else 0)
