@@ -9,7 +9,8 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	# solver-fast (numba): the compiled solver and playouts the expert's time aims count on
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,solver-fast]'
 	# the independent bot the arena measures against (atout.bots.magmacrunch); its own
 	# dependency, an arcade engine, serves only its terminal screens
 	$(BIN)/python -m pip install --quiet --no-deps 'magmacrunch-tarot==0.1.1'

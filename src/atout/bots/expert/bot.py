@@ -168,20 +168,56 @@ class Decision:
     values: dict[int, float]
 
 
+class Race:
+    """Racing the cards over the worlds (``ExpertConfig.race``): running totals of each card's
+    values and of their squares, and of each pair's products, so a world costs a few operations per
+    pair of cards still in the race, however many worlds came before."""
+
+    def __init__(self, cards: list[int]) -> None:
+        self.worlds = dict.fromkeys(cards, 0)
+        """Worlds each card was valued in."""
+        self.sums = dict.fromkeys(cards, 0.0)
+        self.squares = dict.fromkeys(cards, 0.0)
+        self.products: dict[tuple[int, int], float] = {}
+
+    def add(self, values: dict[int, float], active: list[int]) -> None:
+        """One more world's values of the cards of ``active``."""
+        for i, a in enumerate(active):
+            value = values[a]
+            self.worlds[a] += 1
+            self.sums[a] += value
+            self.squares[a] += value * value
+            for b in active[i + 1 :]:
+                key = (a, b) if a < b else (b, a)
+                self.products[key] = self.products.get(key, 0.0) + value * values[b]
+
+    def kept(self, active: list[int], z: float) -> list[int]:
+        """The cards of ``active`` still in the race: the leading card (best total) and those whose
+        mean deficit to it, paired world by world, is at most ``z`` standard errors."""
+        sums, squares = self.sums, self.squares
+        leader = max(active, key=sums.__getitem__)
+        n = self.worlds[leader]
+        kept = []
+        for card in active:
+            total = sums[leader] - sums[card]
+            mean = total / n
+            if card == leader or mean <= 0:
+                kept.append(card)
+                continue
+            product = self.products[(leader, card) if leader < card else (card, leader)]
+            square = squares[leader] + squares[card] - 2 * product  # the sum of squared gaps
+            spread = max(0.0, square - total * mean) / (n - 1) if n > 1 else 0.0
+            if mean * mean * n <= z * z * spread:
+                kept.append(card)
+        return kept
+
+
 def race(active: list[int], history: dict[int, list[float]], z: float) -> list[int]:
-    """The cards of ``active`` still in the race: the leading card (best total) and those whose
-    mean deficit to it, paired world by world, is at most ``z`` standard errors."""
-    leader = max(active, key=lambda c: sum(history[c]))
-    lead = history[leader]
-    kept = []
-    for card in active:
-        gaps = [a - b for a, b in zip(lead, history[card], strict=True)]
-        n = len(gaps)
-        mean = sum(gaps) / n
-        spread = sum((g - mean) ** 2 for g in gaps) / (n - 1) if n > 1 else 0.0
-        if card == leader or mean <= 0 or mean * mean * n <= z * z * spread:
-            kept.append(card)
-    return kept
+    """:meth:`Race.kept` from the values of each card of ``active``, world by world."""
+    stats = Race(active)
+    for i in range(len(history[active[0]])):
+        stats.add({card: history[card][i] for card in active}, active)
+    return stats.kept(active, z)
 
 
 class ExpertBot:
@@ -356,7 +392,7 @@ class ExpertBot:
                 samples = 0
         shared: dict[str, object] = {}  # what every world of this view has in common
         racing = config.race > 0 and not weighted and len(cards) > 2
-        history: dict[int, list[float]] = {card: [] for card in cards} if racing else {}
+        raced = Race(cards)
         active = list(cards)
         playouts_left = cost - world_work
         for _ in range(samples):
@@ -382,10 +418,9 @@ class ExpertBot:
             worlds += 1
             work += spent
             if racing and evaluator == "playout":
-                for card in active:
-                    history[card].append(values[card])
+                raced.add(values, active)
                 if worlds >= config.race_worlds:
-                    active = race(active, history, config.race)
+                    active = raced.kept(active, config.race)
                     cost = world_work + playouts_left * len(active) // len(cards)
         best = rules_card
         if worlds >= config.min_samples:
@@ -393,9 +428,7 @@ class ExpertBot:
             if rules_card in active and totals[rules_card] >= totals[best]:
                 best = rules_card
         # a card dropped from the race was valued in fewer worlds
-        means = (
-            {c: totals[c] / (len(history[c]) if history.get(c) else weights) for c in cards} if worlds else {}
-        )
+        means = {c: totals[c] / (raced.worlds[c] or weights) for c in cards} if worlds else {}
         self.last = Decision(best, rules_card, worlds, work, evaluator, means)
         return next(a for a in legal if a == best)
 

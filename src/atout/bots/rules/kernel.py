@@ -19,11 +19,13 @@ the same scores and the same number of actions.
 The kernel does not play a petit imprenable, the dead-player table, or a deal whose card play
 (with its declarations) has not begun; :func:`finish` plays those in Python. Cards are two words: the
 plain suits (bits 0-55 of the pack, as they are) and the trumps with the Excuse (bits 56-77,
-shifted down to 0-21). Without numba, :func:`finish` is the Python driver alone.
+shifted down to 0-21). Without numba (or with ``ATOUT_PLAYOUT_FAST=0``), :func:`finish` is the
+Python driver alone.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,11 +33,16 @@ from atout.bots.rules import RulesBot
 from atout.bots.rules.playout import CardPlayFollower, play_to_end
 from atout.cards import EXCUSE, PETIT, TRUMPS_MASK
 from atout.engine.french import FrenchDeal, Phase
-from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
+from atout.jit import AVAILABLE as NUMBA
+from atout.jit import bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules
 from atout.scoring import FrenchSummary, score
 
 _RULES = RulesBot()
+
+AVAILABLE = NUMBA and os.environ.get("ATOUT_PLAYOUT_FAST") != "0"
+"""Whether the card play is compiled: numba installed, and the environment variable
+``ATOUT_PLAYOUT_FAST`` not ``0`` (set it to compare with the Python driver)."""
 _PLAY = Phase.PLAY
 _END = Phase.END
 
@@ -594,7 +601,7 @@ def _evaluate(data: Any, out: Any) -> None:
         out[row, 4] = steps
 
 
-if AVAILABLE:
+if NUMBA:
     _cheapest_jit: Any = inline(_cheapest)
     _richest_jit: Any = inline(_richest)
     _best_master_jit: Any = inline(_best_master)
