@@ -6,14 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from atout.arena import ArenaSetup, run_arena
 from atout.bots import RandomBot, make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig
 from atout.bots.expert.bot import race
-from atout.bots.expert.inference import excluded_cards
+from atout.bots.expert.inference import excluded_cards, held_for_call
 from atout.bots.expert.likelihood import bid_weigher
 from atout.bots.expert.search import distinct_cards, ending_position, solver_values
 from atout.bots.expert.worlds import (
@@ -71,6 +71,44 @@ def test_sampled_worlds_agree_with_the_view(players: int, seed: int) -> None:
             made += _check_worlds(deal, rng)
         deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
     assert made >= tried - 3  # a rare dead end is allowed (the bot then plays the rules card)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), called=st.sampled_from(["QC", "QH", "CS"]))
+def test_a_called_queen_shows_the_taker_held_every_king(seed: int, called: str) -> None:
+    """RULES.md §4.3: a queen is called only by a taker holding the four kings (a cavalier: the
+    kings and queens), so a defender's worlds put the kings in the taker's hand: none fails."""
+    rng = random.Random(seed)
+    ladder = held_for_call(parse_card(called))
+    cards = [c for c in range(78) if not ladder >> c & 1 and c != parse_card(called)]
+    rng.shuffle(cards)
+    taker = rng.randrange(5)
+    hands = [0] * 5
+    hands[taker] = ladder
+    for seat in range(5):
+        while hands[seat].bit_count() < 15:
+            hands[seat] |= BIT[cards.pop()]
+    cards.append(parse_card(called))
+    rng.shuffle(cards)
+    chien = sum(BIT[c] for c in cards[:3])
+    for c in cards[3:]:
+        seat = next(s for s in range(5) if s != taker and hands[s].bit_count() < 15)
+        hands[seat] |= BIT[c]
+    deal = FrenchDeal(Rules(players=5), (taker + 1) % 5, hands, chien)
+    assume(not deal.is_over())  # a petit sec
+    while deal.phase is Phase.BIDDING:
+        legal = deal.legal_actions()
+        deal.apply(next(a for a in legal if str(a) == "garde") if deal.current_player == taker else legal[0])
+    deal.apply(next(a for a in deal.legal_actions() if str(a) == f"call {called}"))
+    bot = RulesBot()
+    while deal.phase is not Phase.PLAY or deal.trick_no < 2:
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    defender = next(s for s in range(5) if s != taker and s != deal.current_player)
+    view = deal.view(defender)
+    for _ in range(5):
+        world = sample_world(view, rng)
+        assert world is not None
+        assert world.initial_hands[taker] & ladder == ladder
 
 
 FILLED_VARIANTS = [

@@ -49,6 +49,25 @@ DISCARDABLE_PLAIN = PLAIN_SUITS_MASK & ~KINGS_MASK
 """Plain cards a taker may put in the écart (no kings)."""
 
 
+def held_for_call(called: int | None) -> int:
+    """The cards a 5-player taker held when he called ``called`` (RULES.md §4.3): a king asks
+    nothing, a queen every king, a cavalier every king and queen, a valet every king, queen and
+    cavalier (none for no call).
+
+    >>> from atout.cards import parse_card
+    >>> held_for_call(parse_card("QC")) == KINGS_MASK, held_for_call(parse_card("KH"))
+    (True, 0)
+    """
+    if called is None:
+        return 0
+    ladder = 0
+    for courts in (KINGS_MASK, QUEENS_MASK, CAVALIERS_MASK, JACKS_MASK):
+        if courts >> called & 1:
+            return ladder
+        ladder |= courts
+    return 0
+
+
 def trumps_above(card: int) -> int:
     """The trumps higher than ``card`` (a trump)."""
     return TRUMPS_MASK & ~((1 << (card + 1)) - 1)

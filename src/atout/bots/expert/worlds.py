@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards
+from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards, held_for_call
 from atout.bots.expert.likelihood import same_play
 from atout.bots.rules.playout import CardPlayFollower
-from atout.cards import ALL_CARDS, BIT, TRUMPS_MASK, cards_of
+from atout.cards import ALL_CARDS, BIT, KINGS_MASK, TRUMPS_MASK, cards_of
 from atout.engine.actions import (
     ANNOUNCE_CHELEM,
     ANNOUNCE_PARTIAL_SLAM,
@@ -123,6 +123,10 @@ def layout_of(view: SeatView) -> Layout:
             known[s] |= shown & ~played & ~(view.ecart if s == taker else 0)
     if view.called_card is not None and view.partner is not None and view.partner != me:
         known[view.partner] |= BIT[view.called_card] & ~played
+    # a queen (a cavalier, a valet) is called only by a taker who held every king (and queen...)
+    held = held_for_call(view.called_card) & ~played & ~view.hand if taker is not None else 0
+    if taker is not None and taker != me:
+        known[taker] |= held & KINGS_MASK  # never discarded: still in his hand
     ecart_known = view.ecart
     hidden = ALL_CARDS & ~played & ~ecart_known
     for k in known:
@@ -134,6 +138,10 @@ def layout_of(view: SeatView) -> Layout:
     extra: str | None = None
     extra_size = 0
     extra_allowed = 0
+    if taker is not None and taker != me:
+        for s in range(n):
+            if s != taker:
+                allowed[s] &= ~held  # in the taker's hand, or in his écart
     if contract in CHIEN_TAKEN and taker is not None:
         if view.chien is not None and taker != me:
             for s in range(n):
@@ -142,7 +150,7 @@ def layout_of(view: SeatView) -> Layout:
             extra, extra_size = "ecart", chien_size - ecart_known.bit_count()
             extra_allowed = hidden & DISCARDABLE_PLAIN
     elif contract is not None:
-        extra, extra_size, extra_allowed = "chien", chien_size, hidden
+        extra, extra_size, extra_allowed = "chien", chien_size, hidden & ~held
     in_hand = HAND_SIZE[n]
     sizes = [in_hand - played_by[s].bit_count() - known[s].bit_count() for s in range(n)]
     sizes[me] = 0
