@@ -820,7 +820,9 @@ class FrenchDeal:
         self._scores = score_french(summary)
         self._end("played", summary)
 
-    def summary_after_play(self, attack_pile: int, petit_au_bout_seat: int, attack_tricks: int) -> FrenchSummary:
+    def summary_after_play(
+        self, attack_pile: int, petit_au_bout_seat: int, attack_tricks: int
+    ) -> FrenchSummary:
         """The summary of this deal played to its end with the attack holding ``attack_pile``
         (its tricks, the écart, a garde sans chien), the Petit taken in the last trick by
         ``petit_au_bout_seat`` (-1: none) and ``attack_tricks`` tricks won by the attack: how the
