@@ -17,7 +17,7 @@ from atout.bots.rules.french import BID_THRESHOLDS
 from atout.bots.rules.strength import french_strength
 from atout.cards import SUIT_OF
 from atout.engine.actions import ACTIONS, ActionKind
-from atout.engine.french import FrenchDeal
+from atout.engine.french import FrenchDeal, Phase
 from atout.rules import CONTRACTS, Rules
 
 BIDS = st.lists(
@@ -30,6 +30,22 @@ BIDS = st.lists(
 def test_a_weight_is_a_probability(bids: list[tuple[int, str]], hands: list[int]) -> None:
     weight = bid_weight(bids, dict(enumerate(hands)), 4, me=0)
     assert 0.0 <= weight <= 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
+def test_a_view_s_weigher_is_the_bids_likelihood(seed: int, players: int) -> None:
+    """``bid_weigher`` (bounds worked out once per view) weighs as ``bid_weight`` does."""
+    deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
+    bot = RulesBot()
+    rng = random.Random(seed)
+    while deal.phase is Phase.BIDDING:
+        view = deal.view(deal.current_player)
+        weigh = bid_weigher(view)
+        for _ in range(3):
+            hands = [rng.getrandbits(78) for _ in range(players)]
+            assert weigh(hands) == bid_weight(view.bids, dict(enumerate(hands)), players, view.seat)
+        deal.apply(bot.choose(view, deal.legal_actions()))
 
 
 def test_the_bounds_follow_the_rules_bot_thresholds() -> None:

@@ -90,12 +90,28 @@ def bid_weight(
 
 
 def bid_weigher(view: SeatView, temperature: float = TEMPERATURE) -> Callable[[list[int]], float]:
-    """The weight of a dealing (dealt hands by seat) given the bids ``view`` shows."""
-    bids = view.bids
+    """The weight of a dealing (dealt hands by seat) given the bids ``view`` shows: the same
+    product as :func:`bid_weight`, its bounds worked out once."""
     players, me = view.players, view.seat
+    factors: list[tuple[int, float, float]] = []  # seat, low bound, high bound, in bidding order
+    highest = -1
+    for seat, name in view.bids:
+        if seat != me:
+            factors.append((seat, *bid_bounds(name, highest)))
+        if name != "pass":
+            highest = max(highest, CONTRACTS.index(name))
 
     def weigh(hands: list[int]) -> float:
-        return bid_weight(bids, dict(enumerate(hands)), players, me, temperature)
+        weight = 1.0
+        for seat, low, high in factors:
+            if seat >= len(hands):
+                continue
+            x = french_strength(hands[seat], players)
+            if low > -math.inf:
+                weight *= _sigmoid((x - low) / temperature)
+            if high < math.inf:
+                weight *= _sigmoid((high - x) / temperature)
+        return weight
 
     return weigh
 
