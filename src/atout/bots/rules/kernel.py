@@ -117,22 +117,13 @@ def _cheapest(p: int) -> int:
     return -1
 
 
-def _richest(p: int) -> int:
-    """The plain card of ``p`` of most value, highest first."""
+def _richest_class(p: int) -> int:
+    """The plain cards of ``p`` of the highest value it holds (kings, else queens...)."""
     for cls in (KING_P, QUEEN_P, CAV_P, JACK_P, LOW_P):
         x = p & cls
         if x:
-            return int(bitlen(x) - 1)
-    return -1
-
-
-def _best_master(p: int) -> int:
-    """The plain card of ``p`` of most value, lowest first."""
-    for cls in (KING_P, QUEEN_P, CAV_P, JACK_P, LOW_P):
-        x = p & cls
-        if x:
-            return int(lowbit(x))
-    return -1
+            return x
+    return 0
 
 
 def _value_at_least_5(card: int) -> bool:
@@ -208,7 +199,7 @@ def _give(op: int, ot: int) -> int:
     if ot & PETIT_T:
         return PETIT
     if op:
-        return int(_richest_jit(op))
+        return int(bitlen(_richest_class_jit(op)) - 1)  # of most value, the highest
     x = ot & ~T21
     if not x:
         x = ot
@@ -272,7 +263,7 @@ def _choose(
                     cs &= ~((1 << bitlen(u)) - 1)
                 masters |= cs
         if masters:
-            return int(_best_master_jit(masters))
+            return int(lowbit(_richest_class_jit(masters)))  # of most value, the lowest
         x = at & TRUMPS_T & ~PETIT_T
         if x:
             top = int(bitlen(x) - 1)
@@ -339,7 +330,7 @@ def _choose(
     if st & PETIT_T:
         return PETIT
     if sp:
-        return int(_richest_jit(sp))
+        return int(bitlen(_richest_class_jit(sp)) - 1)
     x = st & TRUMPS_T & ~PETIT_T
     if x:
         return 56 + int(lowbit(x))
@@ -603,8 +594,7 @@ def _evaluate(data: Any, out: Any) -> None:
 
 if NUMBA:
     _cheapest_jit: Any = inline(_cheapest)
-    _richest_jit: Any = inline(_richest)
-    _best_master_jit: Any = inline(_best_master)
+    _richest_class_jit: Any = inline(_richest_class)
     _value_at_least_5_jit: Any = inline(_value_at_least_5)
     _may_hold_jit: Any = inline(_may_hold)
     _can_beat_jit: Any = inline(_can_beat)
