@@ -89,31 +89,38 @@ def bid_weight(
     return weight
 
 
-def bid_weigher(view: SeatView, temperature: float = TEMPERATURE) -> Callable[[list[int]], float]:
-    """The weight of a dealing (dealt hands by seat) given the bids ``view`` shows: the same
+class BidWeigher:
+    """The weight of a dealing (dealt hands by seat) given the bids a view shows: the same
     product as :func:`bid_weight`, its bounds worked out once."""
-    players, me = view.players, view.seat
-    factors: list[tuple[int, float, float]] = []  # seat, low bound, high bound, in bidding order
-    highest = -1
-    for seat, name in view.bids:
-        if seat != me:
-            factors.append((seat, *bid_bounds(name, highest)))
-        if name != "pass":
-            highest = max(highest, CONTRACTS.index(name))
 
-    def weigh(hands: list[int]) -> float:
+    def __init__(self, view: SeatView, temperature: float = TEMPERATURE) -> None:
+        self.players, self.temperature = view.players, temperature
+        self.factors: list[tuple[int, float, float]] = []
+        """Seat, low bound and high bound of each other seat's bid, in bidding order."""
+        highest = -1
+        for seat, name in view.bids:
+            if seat != view.seat:
+                self.factors.append((seat, *bid_bounds(name, highest)))
+            if name != "pass":
+                highest = max(highest, CONTRACTS.index(name))
+
+    def __call__(self, hands: list[int]) -> float:
         weight = 1.0
-        for seat, low, high in factors:
+        temperature = self.temperature
+        for seat, low, high in self.factors:
             if seat >= len(hands):
                 continue
-            x = french_strength(hands[seat], players)
+            x = french_strength(hands[seat], self.players)
             if low > -math.inf:
                 weight *= _sigmoid((x - low) / temperature)
             if high < math.inf:
                 weight *= _sigmoid((high - x) / temperature)
         return weight
 
-    return weigh
+
+def bid_weigher(view: SeatView, temperature: float = TEMPERATURE) -> BidWeigher:
+    """The weigher of dealings by the bids ``view`` shows (:class:`BidWeigher`)."""
+    return BidWeigher(view, temperature)
 
 
 MISMATCH = 0.5
@@ -149,4 +156,13 @@ def play_judge(mismatch: float = MISMATCH) -> Callable[[FrenchDeal, int], float]
     return judge
 
 
-__all__ = ["MISMATCH", "TEMPERATURE", "bid_bounds", "bid_weigher", "bid_weight", "play_judge", "same_play"]
+__all__ = [
+    "MISMATCH",
+    "TEMPERATURE",
+    "BidWeigher",
+    "bid_bounds",
+    "bid_weigher",
+    "bid_weight",
+    "play_judge",
+    "same_play",
+]

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from atout.bots.expert.dealer import Dealer
 from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards, held_for_call
-from atout.bots.expert.likelihood import same_play
+from atout.bots.expert.likelihood import BidWeigher, same_play
 from atout.bots.rules.playout import CardPlayFollower
 from atout.cards import ALL_CARDS, BIT, KINGS_MASK, TRUMPS_MASK, cards_of
 from atout.engine.actions import (
@@ -517,6 +518,8 @@ class WorldSampler:
         """The first world rebuilt by a replay, which later dealings fill (:func:`rebuild_like`)
         when nothing is judged and the view :func:`replays_alike`."""
         self._alike = mismatch is None and replays_alike(view)
+        self.dealer = self._dealer()
+        """Draws the dealings (:mod:`.dealer`); ``None``: :func:`deal_hidden` and ``weigh``."""
 
     def draw(self, rng: random.Random) -> tuple[FrenchDeal, float] | None:
         """A world and its weight, or ``None`` when ``tries`` attempts found none.
@@ -590,7 +593,36 @@ class WorldSampler:
         out[place] ^= BIT[card] | BIT[other]
         return out
 
+    def _dealer(self) -> Dealer | None:
+        """The compiled dealer of this layout, when the weigher is the bids' (or none) and the
+        hidden cards fit their places."""
+        weigh, layout, view = self.weigh, self.layout, self.view
+        if weigh is not None and not isinstance(weigh, BidWeigher):
+            return None
+        groups = _card_groups(layout.hidden, layout.allowed)
+        if groups is None or sum(layout.sizes) != layout.hidden.bit_count():
+            return None
+        n, taker = view.players, view.taker
+        fixed = [layout.known[s] | layout.played_by[s] for s in range(n)]
+        kept_of = [ALL_CARDS] * n
+        extra_to = None
+        if taker is not None and view.contract in CHIEN_TAKEN:
+            kept_of[taker] = ALL_CARDS & ~(view.chien or 0)
+            fixed[taker] = (fixed[taker] | view.ecart) & kept_of[taker]
+            if taker != view.seat and view.chien is not None:
+                extra_to = taker
+        return Dealer(layout.sizes, groups, fixed, kept_of, extra_to, weigh, self.draws)
+
     def _dealt(self, rng: random.Random) -> list[int] | None:
+        dealer = self.dealer
+        if dealer is not None:
+            dealt, drawn = dealer.deal(rng)
+            self.effort += drawn * (self.deal_cost + 3 * (self.weigh is not None))
+            if dealt is not None:
+                return dealt
+        return self._dealt_slowly(rng)
+
+    def _dealt_slowly(self, rng: random.Random) -> list[int] | None:
         view, layout, weigh = self.view, self.layout, self.weigh
         best: list[int] | None = None
         best_weight = -1.0
