@@ -13,7 +13,8 @@ consistent with the view, whatever the sampler's shortcuts.
 The sampler is uniform over the layouts it accepts only approximately: cards with the fewest
 places are dealt first, a group of cards with the same places at once (retried on a dead end,
 then dealt one by one under Hall's condition, which never dead-ends). How likely the other seats'
-bids were weighs the dealings (a :data:`Weigher`, by rejection); how likely their card plays were
+bids were weighs the dealings (a :data:`Weigher`, by rejection; :class:`WorldSampler` draws them
+and weighs them by the bids in one compiled loop, :mod:`.dealer`); how likely their card plays were
 is judged during the replay (:func:`rebuild_weighted`: the rules bot's card in each of their
 seats, read by :class:`~atout.bots.rules.playout.CardPlayFollower` without views), for importance
 weights or to keep the likeliest of several dealings (:class:`WorldSampler`).
