@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from atout.bots.expert.likelihood import BidWeigher
+from atout.bots.expert.likelihood import BidWeigher, logistic
 from atout.engine.deal import HAND_SIZE
 from atout.jit import AVAILABLE as NUMBA
 from atout.jit import jit, np
@@ -106,11 +106,7 @@ def _strength(plain: int, trumps: int, hand_size: int) -> float:
     return points * 18 / hand_size
 
 
-@_compiled
-def _sigmoid(z: float) -> float:
-    if z < -40:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-z))
+_sigmoid = _compiled(logistic)
 
 
 @_compiled

@@ -47,7 +47,8 @@ _BOUNDED = tuple(c for c in CONTRACTS if BID_THRESHOLDS[c] < 900)
 """Contracts the rules bot bids (it never bids pousse)."""
 
 
-def _sigmoid(z: float) -> float:
+def logistic(z: float) -> float:
+    """σ(z) = 1 / (1 + e^(−z)), 0 below −40."""
     if z < -40:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))
@@ -74,53 +75,47 @@ def bid_weight(
 ) -> float:
     """The likelihood of the other seats' ``bids`` (in order) given their dealt ``hands``
     (seat → mask at bidding time); ``players`` is the number of seats holding cards."""
-    weight = 1.0
-    highest = -1
-    for seat, name in bids:
-        if seat != me and seat in hands:
-            low, high = bid_bounds(name, highest)
-            x = french_strength(hands[seat], players)
-            if low > -math.inf:
-                weight *= _sigmoid((x - low) / temperature)
-            if high < math.inf:
-                weight *= _sigmoid((high - x) / temperature)
-        if name != "pass":
-            highest = max(highest, CONTRACTS.index(name))
-    return weight
+    return BidWeigher(bids, players, me, temperature).weight(hands)
 
 
 class BidWeigher:
-    """The weight of a dealing (dealt hands by seat) given the bids a view shows: the same
-    product as :func:`bid_weight`, its bounds worked out once."""
+    """The weight of a dealing given the other seats' ``bids``: the product of
+    :func:`bid_weight`, its bounds worked out once; called with the dealt hands by seat."""
 
-    def __init__(self, view: SeatView, temperature: float = TEMPERATURE) -> None:
-        self.players, self.temperature = view.players, temperature
+    def __init__(
+        self, bids: Iterable[tuple[int, str]], players: int, me: int, temperature: float = TEMPERATURE
+    ) -> None:
+        self.players, self.temperature = players, temperature
         self.factors: list[tuple[int, float, float]] = []
         """Seat, low bound and high bound of each other seat's bid, in bidding order."""
         highest = -1
-        for seat, name in view.bids:
-            if seat != view.seat:
+        for seat, name in bids:
+            if seat != me:
                 self.factors.append((seat, *bid_bounds(name, highest)))
             if name != "pass":
                 highest = max(highest, CONTRACTS.index(name))
 
-    def __call__(self, hands: list[int]) -> float:
+    def weight(self, hands: Mapping[int, int]) -> float:
+        """The likelihood of the bids given ``hands`` (seat → mask; seats left out are not weighed)."""
         weight = 1.0
         temperature = self.temperature
         for seat, low, high in self.factors:
-            if seat >= len(hands):
+            if seat not in hands:
                 continue
             x = french_strength(hands[seat], self.players)
             if low > -math.inf:
-                weight *= _sigmoid((x - low) / temperature)
+                weight *= logistic((x - low) / temperature)
             if high < math.inf:
-                weight *= _sigmoid((high - x) / temperature)
+                weight *= logistic((high - x) / temperature)
         return weight
+
+    def __call__(self, hands: list[int]) -> float:
+        return self.weight(dict(enumerate(hands)))
 
 
 def bid_weigher(view: SeatView, temperature: float = TEMPERATURE) -> BidWeigher:
-    """The weigher of dealings by the bids ``view`` shows (:class:`BidWeigher`)."""
-    return BidWeigher(view, temperature)
+    """The weigher of dealings by the bids ``view`` shows."""
+    return BidWeigher(view.bids, view.players, view.seat, temperature)
 
 
 MISMATCH = 0.5
