@@ -111,7 +111,9 @@ class ExpertConfig:
 
 
 LEVELS: dict[str, ExpertConfig] = {
-    "fast": ExpertConfig(samples=24, work=600, solver_cards=3, min_samples=2, simulations=6),
+    "fast": ExpertConfig(
+        samples=96, work=10000, austrian_work=600, solver_cards=0, min_samples=2, simulations=6, race=2.0
+    ),
     "strong": ExpertConfig(
         samples=384,
         work=100000,
