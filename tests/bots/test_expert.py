@@ -364,3 +364,23 @@ def test_racing_buys_more_worlds_for_the_same_work(players: int, seed: int) -> N
     assert plain.last is not None and racing.last is not None
     assert racing.last.worlds >= plain.last.worlds
     assert set(racing.last.values) == set(plain.last.values)
+
+
+def test_the_fast_level_searches_from_the_second_trick() -> None:
+    """The fast level's budget buys its worlds early in the deal: at the first card of the second
+    trick of rules-bot deals it searches (at least ``min_samples`` worlds) instead of playing the
+    rules bot's card at once."""
+    searched = 0
+    for seed in range(6):
+        deal = FrenchDeal.new(Rules(players=4), dealer=seed % 4, rng=seed)
+        bot = RulesBot()
+        while deal.phase is not Phase.END and not (deal.phase is Phase.PLAY and len(deal.tricks) == 1):
+            deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+        legal = deal.legal_actions()
+        if deal.phase is not Phase.PLAY or len(legal) < 3:
+            continue
+        fast = ExpertBot.at_level("fast", rng=seed)
+        fast.choose(deal.view(deal.current_player), legal)
+        assert fast.last is not None and fast.last.worlds >= fast.config.min_samples
+        searched += 1
+    assert searched >= 3
