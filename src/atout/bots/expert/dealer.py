@@ -252,7 +252,6 @@ class Dealer:
             ints += [seat, int(low > -math.inf), int(high < math.inf)]
             floats += [low if low > -math.inf else 0.0, high if high < math.inf else 0.0]
         self.places = places
-        self.weighed = bool(factors)
         if NUMBA:
             self._ints = np.array(ints, np.int64)
             self._cards = np.array(flat or [0], np.int64)
