@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 
@@ -11,11 +12,19 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from atout.bots.expert.likelihood import bid_bounds, bid_weigher, bid_weight, play_judge
-from atout.bots.expert.worlds import WorldSampler, deal_hidden, layout_of, rebuild_weighted, sample_world
-from atout.bots.rules import RulesBot
+from atout.bots.expert.worlds import (
+    Layout,
+    WorldSampler,
+    deal_hidden,
+    layout_of,
+    rebuild_weighted,
+    sample_world,
+)
+from atout.bots.rules import RulesBot, kernel
 from atout.bots.rules.french import BID_THRESHOLDS
+from atout.bots.rules.kernel import PlayJudge
 from atout.bots.rules.strength import french_strength
-from atout.cards import SUIT_OF
+from atout.cards import BIT, SUIT_MASKS, SUIT_OF, cards_of
 from atout.engine.actions import ACTIONS, ActionKind
 from atout.engine.french import FrenchDeal, Phase
 from atout.rules import CONTRACTS, Rules
@@ -206,3 +215,100 @@ def test_a_repair_swaps_the_unlikely_card_out_of_the_seat_s_hand() -> None:
                 assert mask & ~layout.allowed[place] == 0
             repaired += 1
     assert repaired > 0
+
+
+needs_kernel = pytest.mark.skipif(
+    not kernel.AVAILABLE and os.environ.get("CI") != "true",
+    reason="numba is not installed (pip install -e '.[solver-fast]'); under CI=true these tests fail instead",
+)
+
+
+def _start_hands(layout: Layout, dealt: list[int]) -> list[int]:
+    return [layout.known[s] | dealt[s] | layout.played_by[s] for s in range(len(layout.known))]
+
+
+@needs_kernel
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32))
+def test_the_compiled_judge_judges_plays_as_the_replay_does(players: int, seed: int) -> None:
+    """Inference by plays, compiled: the kernel replaying the card history from a world's hands
+    at the start of the card play counts the plays judged, the misses (the weight) and the first
+    miss exactly as the Python replay does (RULES.md §3.8 included: in 5 players the first lead
+    is not of the called suit)."""
+    compared = 0
+    for deal, seat in _mid_play_views(players, seed)[:3]:
+        view = deal.view(seat)
+        layout = layout_of(view)
+        plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
+        rng = random.Random(seed)
+        for _ in range(4):
+            dealt = deal_hidden(layout, rng)
+            found = None if dealt is None else rebuild_weighted(view, layout, dealt, mismatch=0.5)
+            if found is None or dealt is None:
+                continue
+            judged, misses, who, card = PlayJudge(found.deal, plays, seat).judge(
+                _start_hands(layout, dealt), found.deal.ecart
+            )
+            assert (judged, 0.5**misses) == (found.judged, found.weight)
+            assert ((who, card) if misses else None) == found.miss
+            compared += 1
+    assume(compared > 0)
+
+
+@needs_kernel
+def test_the_compiled_judge_refuses_a_play_against_the_rules() -> None:
+    """A card history that breaks RULES.md §3.8 in a world (a 5-player first lead in the called
+    suit, or a card the seat does not hold there) is no world of the view: -1 misses."""
+    refused = 0
+    for seed in range(12):
+        for deal, seat in _mid_play_views(5, seed)[:1]:
+            view = deal.view(seat)
+            layout = layout_of(view)
+            truth = [deal.hands[s] & layout.hidden for s in range(deal.n)]
+            truth.append(layout.hidden & ~sum(truth))
+            found = rebuild_weighted(view, layout, truth)
+            assert found is not None
+            hands = _start_hands(layout, truth)
+            leader = deal.tricks[0][0][0]
+            suit = SUIT_MASKS[SUIT_OF[deal.called_card]] & ~BIT[deal.called_card]
+            banned = hands[leader] & suit
+            plays = [c for t in view.tricks for _, c in t.plays]
+            judge = PlayJudge(found.deal, plays, seat)
+            assert judge.judge(hands, found.deal.ecart)[1] == 0  # the true deal: the rules bot's plays
+            if banned and hands[leader] & ~suit:
+                first = PlayJudge(found.deal, [cards_of(banned)[0]], seat)
+                assert first.judge(hands, found.deal.ecart)[1] == -1
+                refused += 1
+            other = next(s for s in range(5) if s != leader)
+            swapped = list(hands)
+            swapped[leader], swapped[other] = hands[other], hands[leader]
+            assert judge.judge(swapped, found.deal.ecart)[1] == -1
+    assert refused > 0
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32))
+def test_compiled_and_replayed_judging_draw_the_same_worlds(players: int, seed: int) -> None:
+    """Whether the plays are judged by the compiled judge or in the replay (numba absent), a
+    sampler draws the same worlds with the same weights and counts the same effort, likeliest
+    of several dealings and repairs included."""
+    compared = 0
+    for deal, seat in _mid_play_views(players, seed)[:2]:
+        view = deal.view(seat)
+        runs = []
+        for compiled in (True, False):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(kernel, "AVAILABLE", compiled and kernel.AVAILABLE)
+                for select, repair in ((1, False), (6, False), (8, True)):
+                    sampler = WorldSampler(view, bid_weigher(view), 0.5, select=select, repair=repair)
+                    rng = random.Random(seed)
+                    drawn = [sampler.draw(rng) for _ in range(4)]
+                    runs.append(
+                        (
+                            [None if d is None else (tuple(d[0].hands), d[0].chien, d[1]) for d in drawn],
+                            sampler.effort,
+                        )
+                    )
+        assert runs[:3] == runs[3:]
+        compared += any(d is not None for d in runs[0][0])
+    assume(compared > 0)

@@ -30,6 +30,8 @@ from typing import NamedTuple, Protocol
 from atout.bots.expert.dealer import Dealer
 from atout.bots.expert.inference import DISCARDABLE_PLAIN, excluded_cards, held_for_call
 from atout.bots.expert.likelihood import BidWeigher, same_play
+from atout.bots.rules import kernel
+from atout.bots.rules.kernel import PlayJudge
 from atout.bots.rules.playout import CardPlayFollower
 from atout.cards import ALL_CARDS, BIT, KINGS_MASK, TRUMPS_MASK, cards_of
 from atout.engine.actions import (
@@ -57,6 +59,10 @@ CHIEN_TAKEN = ("petite", "pousse", "garde")
 
 Weigher = Callable[[list[int]], float]
 """A dealing's likelihood in (0, 1] from the dealt hands (by seat)."""
+
+
+JUDGED_PER_UNIT = 8
+"""Card plays the compiled judge weighs for one unit of work (the replay's judge: one each)."""
 
 
 Miss = tuple[int, int]
@@ -344,10 +350,28 @@ def rebuild_like(template: FrenchDeal, view: SeatView, layout: Layout, dealt: li
     hidden discards in the event log); ``None`` if that dealing is a cancelled deal. For views
     that :func:`replays_alike`, the world equals the one :func:`rebuild` makes, but for
     ``history``, which keeps the template's declaration steps (a record, never read in play)."""
-    n, me = view.players, view.seat
     initial, chien, ecart = dealing_of(view, layout, dealt)
-    if FrenchDeal(view.rules, view.dealer, initial, chien, _checked=True).is_over():
-        return None  # a petit sec: the deal would have been cancelled
+    if cancelled(view, initial, chien):
+        return None
+    return filled_in(template, view, layout, dealt, (initial, chien, ecart))
+
+
+def cancelled(view: SeatView, initial: list[int], chien: int) -> bool:
+    """Whether these dealt hands and chien make a cancelled deal (a petit sec) under the view's rules."""
+    return FrenchDeal(view.rules, view.dealer, initial, chien, _checked=True).is_over()
+
+
+def filled_in(
+    template: FrenchDeal,
+    view: SeatView,
+    layout: Layout,
+    dealt: list[int],
+    dealing: tuple[list[int], int, int],
+) -> FrenchDeal:
+    """:func:`rebuild_like` for a dealing known not to be cancelled, of which ``dealing`` is
+    :func:`dealing_of`."""
+    n, me = view.players, view.seat
+    initial, chien, ecart = dealing
     world = template.clone()
     world.initial_hands = tuple(initial)
     world.initial_chien = world.chien = chien
@@ -485,8 +509,11 @@ def sample_weighted_world(
 class WorldSampler:
     """Draws worlds for one view (the layout read once), counting its effort in the units of
     the expert's work budget (about one simulated decision each): a dealing costs
-    ``2 + hidden cards // 3``, a weighing 3, a replay ``2 + events // 4`` and one more per card
-    play judged.
+    ``2 + hidden cards // 3``, a weighing 3, a replay ``2 + events // 4``, and judging the card
+    plays one per :data:`JUDGED_PER_UNIT` plays judged. The other seats' plays are judged by the
+    compiled rules bot when numba is there (:class:`~atout.bots.rules.kernel.PlayJudge`, then
+    the world is filled in without a replay), else during the replay: the same weights, effort
+    and worlds either way.
 
     With ``mismatch``, a world's weight is its likelihood by the other seats' card plays (one
     factor ``mismatch`` per play the rules bot would not have made there). With ``select`` above
@@ -518,7 +545,12 @@ class WorldSampler:
         self.template: FrenchDeal | None = None
         """The first world rebuilt by a replay, which later dealings fill (:func:`rebuild_like`)
         when nothing is judged and the view :func:`replays_alike`."""
-        self._alike = mismatch is None and replays_alike(view)
+        self.plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
+        self.compiled_judge = mismatch is not None and kernel.AVAILABLE and replays_alike(view)
+        """Whether the plays are judged by the compiled rules bot (:class:`~atout.bots.rules.kernel.PlayJudge`)
+        rather than in the replay (for the same weights)."""
+        self.judge: PlayJudge | None = None
+        self._alike = (mismatch is None or self.compiled_judge) and replays_alike(view)
         self.dealer = self._dealer()
         """Draws the dealings (:mod:`.dealer`); ``None``: :func:`deal_hidden` and ``weigh``."""
 
@@ -536,8 +568,7 @@ class WorldSampler:
                 given = self._repaired(best_dealt, best.miss, rng)
             try:
                 found = self._draw_one(rng, -1.0 if best is None else best.weight, given)
-            except TooUnlikely as abandoned:
-                self.effort += abandoned.judged
+            except TooUnlikely:
                 continue
             if found is None:
                 if given is None:
@@ -558,18 +589,79 @@ class WorldSampler:
             dealt = self._dealt(rng) if given is None else given
             if dealt is None:
                 return None
-            self.effort += self.replay_cost  # counted alike, replayed or filled in
-            if self.template is not None:
-                world = rebuild_like(self.template, self.view, self.layout, dealt)
-                found = None if world is None else Rebuilt(world, 1.0, 0, None)
-            else:
-                found = rebuild_weighted(self.view, self.layout, dealt, self.mismatch, floor)
-                if found is not None and self._alike:
-                    self.template = found.deal
+            found = self._rebuilt(dealt, floor)
             if found is not None:
-                self.effort += found.judged
                 return found, dealt
         return None
+
+    def _rebuilt(self, dealt: list[int], floor: float) -> Rebuilt | None:
+        """The world of a dealing and its weight by the plays (``None``: not a world of the view),
+        its effort counted alike whichever way it is judged and rebuilt: the plays judged (also
+        when :class:`TooUnlikely` abandons it), then the replay."""
+        view, layout, template = self.view, self.layout, self.template
+        if template is not None and (self.mismatch is None or self.judge is not None):
+            dealing = dealing_of(view, layout, dealt)
+            if cancelled(view, dealing[0], dealing[1]):
+                return None
+            weight, judged, miss = 1.0, 0, None
+            if self.judge is not None:
+                judgement = self._judged(dealt, dealing[2], floor)
+                if judgement is None:
+                    return None
+                weight, judged, miss = judgement
+            self.effort += self.replay_cost
+            return Rebuilt(filled_in(template, view, layout, dealt, dealing), weight, judged, miss)
+        mismatch = None if self.compiled_judge else self.mismatch
+        try:
+            found = rebuild_weighted(view, layout, dealt, mismatch, floor)
+        except TooUnlikely as abandoned:
+            self.effort += self.judging_cost(abandoned.judged)
+            raise
+        if found is None:
+            return None
+        if self._alike:
+            self.template = found.deal
+        if self.compiled_judge:
+            self.judge = PlayJudge(found.deal, self.plays, view.seat)
+            judgement = self._judged(dealt, found.deal.ecart, floor)
+            if judgement is None:
+                return None
+            found = found._replace(weight=judgement[0], judged=judgement[1], miss=judgement[2])
+        else:
+            self.effort += self.judging_cost(found.judged)
+        self.effort += self.replay_cost
+        return found
+
+    @staticmethod
+    def judging_cost(judged: int) -> int:
+        """The work units of ``judged`` card plays judged."""
+        return judged // JUDGED_PER_UNIT
+
+    def _judged(self, dealt: list[int], ecart: int, floor: float) -> tuple[float, int, Miss | None] | None:
+        """A dealing (whose taker put ``ecart`` aside) judged by the compiled judge of the other
+        seats' plays, as the replay judges them (the same weight, plays judged and first miss);
+        ``None`` if a play is not legal in it (it is no world of the view), :class:`TooUnlikely`
+        once a miss brings it to ``floor`` or below."""
+        assert self.mismatch is not None and self.judge is not None
+        mismatch, layout = self.mismatch, self.layout
+        limit = 1 << 30  # misses before the weight falls to the floor
+        if floor >= 0 and mismatch < 1:
+            limit, low = -1, 1.0
+            while low > floor:
+                low *= mismatch
+                limit += 1
+        hands = [layout.known[s] | dealt[s] | layout.played_by[s] for s in range(self.view.players)]
+        judged, misses, seat, card = self.judge.judge(hands, ecart, limit)
+        if misses < 0:
+            return None
+        self.effort += self.judging_cost(judged)
+        weight = 1.0
+        for _ in range(misses):
+            weight *= mismatch  # as the replay multiplies it
+        miss = (seat, card) if misses else None
+        if misses and weight <= floor:
+            raise TooUnlikely(judged, miss)
+        return weight, judged, miss
 
     def _repaired(self, dealt: list[int], miss: Miss, rng: random.Random) -> list[int] | None:
         """``dealt`` with the card the rules bot would have played at the miss swapped out of that
@@ -650,8 +742,10 @@ __all__ = [
     "TooUnlikely",
     "Weigher",
     "WorldSampler",
+    "cancelled",
     "deal_hidden",
     "dealing_of",
+    "filled_in",
     "layout_of",
     "rebuild",
     "rebuild_weighted",

@@ -13,7 +13,7 @@ trumping and over-trumping, the Excuse, its exchange once the sides are public, 
 exception); its
 count (the attack's cards, the Petit in the last trick, the attack's tricks) is summed up by the
 engine itself (:meth:`~atout.engine.french.FrenchDeal.summary_after_play`) and scored.
-``tests/bots/test_kernel.py`` checks, over many deals, rules and starting points, that both give
+``tests/bots/test_playout.py`` checks, over many deals, rules and starting points, that both give
 the same scores and the same number of actions.
 
 The kernel does not play a petit imprenable, the dead-player table, or a deal whose card play
@@ -89,7 +89,6 @@ KING_P = _rank_mask([13])
     H_ATT_T,
     H_DEF_P,
     H_DEF_T,
-    H_CARDS,
     H_PARTNER,
     H_CALLED,
     H_REVEAL,
@@ -97,14 +96,15 @@ KING_P = _rank_mask([13])
     H_ALONE,
     H_CALLED_IN_CHIEN,
     H_WON_BY,
-) = range(29)
-HEADER = 29
+) = range(28)
+HEADER = 28
 SEAT_FIELDS = 7
 """Per seat: hand (plain, trumps), attack (0/1), next seat, voids (suits 0-4 as bits), and the
 cards it may not count unseen (plain, trumps: its known écart)."""
-OUT_FIELDS = 5
-"""Per card: the attack's won cards (plain, trumps), the petit-au-bout seat, the attack's
-tricks, the cards played."""
+OUT_FIELDS = 9
+"""Per row: the attack's won cards (plain, trumps), the petit-au-bout seat, the attack's
+tricks, the cards played; when judging, the plays judged, how many the rules bot would not have
+made, and the first of those (its seat and the rules bot's card; -1 when none)."""
 
 
 # ------------------------------------------------------------------ card choices within classes
@@ -371,20 +371,35 @@ def _exchange_card(pile_p: int, pile_t: int, any_card: bool) -> int:
     return -1
 
 
-def _evaluate(data: Any, out: Any) -> None:
-    """Play the deal in ``data`` (see :func:`_pack`) to its end once per first card listed, each
-    time from the same position, the rules bot in every seat (the first card, if not -1, is
-    played for the seat to play); one row of ``out`` per first card (:data:`OUT_FIELDS`)."""
+def _same_play(expected: int, card: int) -> bool:
+    """:func:`atout.bots.expert.likelihood.same_play`: the same card, or a plain card of the same
+    suit and value."""
+    if expected == card:
+        return True
+    if expected >= 56 or card >= 56 or expected // 14 != card // 14:
+        return False
+    return (expected % 14 < 10 and card % 14 < 10) or expected % 14 == card % 14
+
+
+def _evaluate(data: Any, script: Any, judging: bool, skip: int, limit: int, out: Any) -> None:
+    """Play the deal in ``data`` (see :func:`_pack`) once per row of ``script``, each time from
+    the same position: the row's cards (to its first -1) are played in turn, then the rules bot
+    in every seat; one row of ``out`` per row of ``script`` (:data:`OUT_FIELDS`).
+
+    ``judging``: play the row's cards only (then stop), and judge each one of a seat other than
+    ``skip`` that had a choice against the rules bot's card there (:func:`_same_play`); a row
+    stops once more than ``limit`` are not the rules bot's, and a card that is not legal there
+    stops it with -1 misses."""
     n = data[H_N]
     taker = data[H_TAKER]
     n_tricks = data[H_TRICKS]
     base = HEADER
     trick_at = base + SEAT_FIELDS * n
-    first_at = trick_at + 2 * n
     seats = np.empty((n, SEAT_FIELDS), dtype=np.int64)
     cards = np.empty(n, dtype=np.int64)
     players = np.empty(n, dtype=np.int64)
-    for row in range(data[H_CARDS]):
+    length = script.shape[1]
+    for row in range(script.shape[0]):
         for s in range(n):
             for f in range(SEAT_FIELDS):
                 seats[s, f] = data[base + SEAT_FIELDS * s + f]
@@ -414,7 +429,6 @@ def _evaluate(data: Any, out: Any) -> None:
         played_p, played_t = data[H_PLAYED_P], data[H_PLAYED_T]
         att_p, att_t = data[H_ATT_P], data[H_ATT_T]
         def_p, def_t = data[H_DEF_P], data[H_DEF_T]
-        card = data[first_at + row]
         partner = data[H_PARTNER]
         called = data[H_CALLED]
         called_suit = called // 14 if called >= 0 else -1
@@ -424,8 +438,13 @@ def _evaluate(data: Any, out: Any) -> None:
         called_in_chien = data[H_CALLED_IN_CHIEN] != 0
         won_by = data[H_WON_BY]
         steps = 0
+        judged = misses = 0
+        miss_seat = miss_card = -1
         excuse_won_last = False
         while trick_no < n_tricks:
+            card = script[row, steps] if steps < length else -1
+            if judging and card < 0:
+                break
             hp, ht = seats[me, 0], seats[me, 1]
             side_won_all = not (def_won_any if seats[me, 2] else att_won_any)  # the true sides
             # the legal cards (RULES.md §3.8), then the rules bot's choice
@@ -440,9 +459,18 @@ def _evaluate(data: Any, out: Any) -> None:
                         top = bitlen(trick_t & TRUMPS_T)
                         higher = (trumps >> top) << top
                         lp, lt = 0, (higher if higher else trumps) | (ht & EXC_T)
+            elif called >= 0 and trick_no == 0 and trick_len == 0:
+                # in 5 players the first card may not be of the called suit, but the called card
+                allowed = hp & ~((M14 << (14 * called_suit)) & ~(1 << called))
+                if allowed | ht:
+                    lp = allowed
             if excuse_early and ht & EXC_T and popcount(hp) + popcount(ht) == 2 and not side_won_all:
                 lp, lt = 0, EXC_T
-            if card < 0:
+            judge = judging and me != skip and popcount(lp) + popcount(lt) > 1
+            if judging and not ((lp >> card & 1) if card < 56 else (lt >> (card - 56) & 1)):
+                misses = -1
+                break
+            if card < 0 or judge:
                 unseen_p = PLAIN & ~seats[me, 5] & ~played_p & ~hp
                 unseen_t = (TRUMPS_T | EXC_T) & ~seats[me, 6] & ~played_t & ~ht
                 # the sides as this seat knows them (5 players: the partner once shown or deduced)
@@ -468,7 +496,7 @@ def _evaluate(data: Any, out: Any) -> None:
                 good = 1 << me
                 if known:
                     good |= attack if mine else ((1 << n) - 1) & ~attack
-                card = _choose_jit(
+                choice = _choose_jit(
                     me,
                     lp,
                     lt,
@@ -489,6 +517,16 @@ def _evaluate(data: Any, out: Any) -> None:
                     (won_by & ~good) == 0,
                     called_suit if me == taker and not known else -1,
                 )
+                if not judge:
+                    card = choice
+                else:
+                    judged += 1
+                    if not _same_play_jit(choice, card):
+                        misses += 1
+                        if miss_seat < 0:
+                            miss_seat, miss_card = me, choice
+                        if misses > limit:
+                            break
             # play it
             if card < 56:
                 seats[me, 0] = hp & ~(1 << card)
@@ -517,7 +555,6 @@ def _evaluate(data: Any, out: Any) -> None:
             trick_len += 1
             in_trick |= 1 << me
             steps += 1
-            card = -1
             if trick_len < n:
                 me = seats[me, 3]
                 continue
@@ -590,6 +627,10 @@ def _evaluate(data: Any, out: Any) -> None:
         out[row, 2] = pab
         out[row, 3] = att_tricks
         out[row, 4] = steps
+        out[row, 5] = judged
+        out[row, 6] = misses
+        out[row, 7] = miss_seat
+        out[row, 8] = miss_card
 
 
 if NUMBA:
@@ -601,6 +642,7 @@ if NUMBA:
     _beatable_jit: Any = inline(_beatable)
     _duck_jit: Any = inline(_duck)
     _give_jit: Any = inline(_give)
+    _same_play_jit: Any = inline(_same_play)
     _choose_jit: Any = jit(_choose)
     _exchange_card_jit: Any = jit(_exchange_card)
     _evaluate_jit: Any = jit(_evaluate)
@@ -619,10 +661,10 @@ def compiles(deal: FrenchDeal) -> bool:
     )
 
 
-def _pack(deal: FrenchDeal, firsts: Sequence[int], follower: CardPlayFollower | None = None) -> Any:
-    """The input vector of :func:`_evaluate` for ``deal`` (which :func:`compiles`) and the first
-    cards to try (-1: the rules bot's); ``follower``: what the seats have seen (a follower of this
-    deal, or of another world of the same view: only its public fields are read)."""
+def _pack(deal: FrenchDeal, follower: CardPlayFollower | None = None) -> Any:
+    """The input vector of :func:`_evaluate` for ``deal`` (which :func:`compiles`); ``follower``:
+    what the seats have seen (a follower of this deal, or of another world of the same view: only
+    its public fields are read)."""
     n, taker = deal.n, deal.taker
     known = follower or CardPlayFollower(deal)  # what the seats have seen, as the Python driver reads it
     attack = [1 if deal.is_attack(s) else 0 for s in range(n)]
@@ -671,7 +713,6 @@ def _pack(deal: FrenchDeal, firsts: Sequence[int], follower: CardPlayFollower | 
         att >> 56,
         dfn & PLAIN,
         dfn >> 56,
-        len(firsts),
         deal.partner,
         deal.called_card,
         deal._reveal_card,
@@ -688,7 +729,6 @@ def _pack(deal: FrenchDeal, firsts: Sequence[int], follower: CardPlayFollower | 
         header += [seen & PLAIN, seen >> 56]
     header += [card for _, card in current] + [0] * (n - len(current))
     header += [seat for seat, _ in current] + [0] * (n - len(current))
-    header += list(firsts)
     return np.array(header, dtype=np.int64)
 
 
@@ -716,13 +756,14 @@ def finish_each(
         follower = shared.get("follower")
         if follower is None:
             follower = shared["follower"] = CardPlayFollower(deal)
-    data = _pack(deal, cards, follower)
+    data = _pack(deal, follower)
+    script = np.array(cards, dtype=np.int64).reshape(len(cards), 1)
     out = np.zeros((len(cards), OUT_FIELDS), dtype=np.int64)
-    _evaluate_jit(data, out)
+    _evaluate_jit(data, script, False, -1, 0, out)
     extra = deal.ecart | (deal.chien if deal.contract == "garde_sans" else 0)
     seen: dict[tuple[int, int, int], tuple[list[int], FrenchSummary]] = {}
     outcomes = []
-    for att_p, att_t, pab, tricks, steps in out.tolist():
+    for att_p, att_t, pab, tricks, steps, *_ in out.tolist():
         key = (att_p | att_t << 56 | extra, pab, tricks)
         found = seen.get(key)
         if found is None:
@@ -730,6 +771,63 @@ def finish_each(
             found = seen[key] = (score(summary), summary)
         outcomes.append(Outcome(list(found[0]), found[1], steps))
     return outcomes
+
+
+class PlayJudge:
+    """The card plays of a French deal judged against the rules bot's, world by world: built from
+    one world of a seat's view (a deal in its card play, which :func:`compiles`) and the cards
+    played so far, :meth:`judge` replays those cards from the start of the card play of another
+    world of that view (its hands then) and tells which plays of the other seats the rules bot,
+    in their seats of that world, would not have made (:func:`_same_play`), as
+    :func:`atout.bots.expert.worlds.rebuild_weighted` judges them in its replay."""
+
+    def __init__(self, world: FrenchDeal, plays: Sequence[int], seat: int) -> None:
+        n, taker, rules = world.n, world.taker, world.rules
+        self.n, self.taker, self.called = n, taker, world.called_card
+        first = world.tricks[0][0][0] if world.tricks else world.trick_seat_order()[0]
+        shown = world.contract in ("petite", "pousse", "garde")
+        in_chien = self.called >= 0 and shown and bool(world.chien >> self.called & 1)
+        header = [0] * HEADER
+        header[H_N], header[H_TAKER], header[H_TRICKS] = n, taker, world.n_tricks
+        header[H_CURRENT], header[H_LED] = first, -1
+        header[H_EXCUSE_EARLY] = 1 if rules.excuse_last_trick == "must_play_before_last" else 0
+        header[H_EXCHANGE_ANY] = 1 if rules.excuse_exchange_card == "any_won_card" else 0
+        header[H_DEBT] = header[H_PETIT_TRICK] = header[H_PETIT_WINNER] = -1
+        header[H_CALLED] = self.called
+        header[H_REVEAL] = self.called if n == 5 and not in_chien else -1
+        header[H_PUBLIC] = 1 if n < 5 or in_chien else 0
+        header[H_CALLED_IN_CHIEN] = 1 if in_chien else 0
+        shown_trumps = world.ecart & TRUMPS_MASK
+        for s in range(n):
+            header += [0, 0, 0, world.next_seat(s), 0, shown_trumps & PLAIN, shown_trumps >> 56]
+        header += [0] * (2 * n)
+        self.data = np.array(header, dtype=np.int64)
+        at = HEADER + SEAT_FIELDS * taker
+        places = [H_PARTNER, at + 5, at + 6]  # what differs from world to world
+        for s in range(n):
+            at = HEADER + SEAT_FIELDS * s
+            places += [at, at + 1, at + 2]
+        self.places = np.array(places, dtype=np.int64)
+        self.script = np.array([list(plays)], dtype=np.int64).reshape(1, len(plays))
+        self.seat = seat
+        self.out = np.zeros((1, OUT_FIELDS), dtype=np.int64)
+
+    def judge(self, hands: Sequence[int], ecart: int, limit: int = 1 << 30) -> tuple[int, int, int, int]:
+        """For a world whose seats held ``hands`` when the card play began and whose taker put
+        ``ecart`` aside: the plays judged, how many the rules bot would not have made (-1 if a
+        card is not legal there), and the seat and the rules bot's card at the first of those
+        (-1, -1 if none); stops once more than ``limit`` are not the rules bot's."""
+        n, taker, called = self.n, self.taker, self.called
+        partner = -1
+        if called >= 0:
+            partner = next((s for s in range(n) if s != taker and hands[s] >> called & 1), -1)
+        values = [partner, ecart & PLAIN, ecart >> 56]
+        for s in range(n):
+            values += [hands[s] & PLAIN, hands[s] >> 56, 1 if s in (taker, partner) else 0]
+        self.data[self.places] = values
+        _evaluate_jit(self.data, self.script, True, self.seat, limit, self.out)
+        row = self.out[0]
+        return int(row[5]), int(row[6]), int(row[7]), int(row[8])
 
 
 def finish(deal: FrenchDeal) -> Outcome:
@@ -766,4 +864,4 @@ def warm_up() -> None:
         finish(FrenchDeal.new(Rules(players=4), dealer=0, rng=1))
 
 
-__all__ = ["AVAILABLE", "Outcome", "compiles", "finish", "finish_each", "warm_up"]
+__all__ = ["AVAILABLE", "Outcome", "PlayJudge", "compiles", "finish", "finish_each", "warm_up"]
