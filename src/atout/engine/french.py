@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from enum import StrEnum
 
@@ -131,6 +131,21 @@ def check_engine_rules(rules: Rules) -> None:
         raise RulesError("five_player_mode=dead_player is played by DeadPlayerDeal (atout.games picks it)")
     if rules.deal_scheme == "seed000" and rules.players == 5:
         raise RulesError("deal_scheme=seed000 deals a 6-card kitty: it needs 3 or 4 players")
+
+
+def is_petit_sec(hand: int, rule: str) -> bool:
+    """Whether ``hand`` is a petit sec under the ``petit_sec_rule`` ``rule`` (RULES.md §3.3): the
+    Petit its only trump, and no Excuse unless the rule ignores it."""
+    return hand & TRUMPS_MASK == PETIT_MASK and (
+        rule == "only_trump_ignoring_excuse" or not hand & EXCUSE_MASK
+    )
+
+
+def cancels_dealt(rules: Rules, hands: Sequence[int]) -> bool:
+    """Whether a deal of these hands is cancelled as soon as it is dealt (a petit sec, unless the
+    rules make it a petit imprenable): :class:`FrenchDeal` from them ends at once."""
+    rule = rules.petit_sec_rule
+    return rule != "petit_imprenable" and any(is_petit_sec(hand, rule) for hand in hands)
 
 
 class FrenchDeal:
@@ -559,9 +574,7 @@ class FrenchDeal:
         for i in range(self.n):
             seat = self._bid_order[i]
             hand = self.hands[seat]
-            if hand & TRUMPS_MASK == PETIT_MASK and (
-                rule == "only_trump_ignoring_excuse" or not hand & EXCUSE_MASK
-            ):
+            if is_petit_sec(hand, rule):
                 if rule == "petit_imprenable":
                     self._imprenable = seat
                     self._suitless = EXCUSE_MASK | PETIT_MASK
@@ -1142,4 +1155,11 @@ def _check_dealt(n: int, hands: list[int], chien: int) -> None:
         raise ValueError(f"the chien must hold {CHIEN_SIZE[n]} cards and the deal all 78 cards")
 
 
-__all__ = ["FrenchDeal", "Phase", "check_engine_rules", "excuse_exchange_card"]
+__all__ = [
+    "FrenchDeal",
+    "Phase",
+    "cancels_dealt",
+    "check_engine_rules",
+    "excuse_exchange_card",
+    "is_petit_sec",
+]

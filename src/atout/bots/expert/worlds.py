@@ -50,7 +50,7 @@ from atout.engine.actions import (
 )
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.engine.errors import IllegalActionError
-from atout.engine.french import FrenchDeal
+from atout.engine.french import FrenchDeal, cancels_dealt
 from atout.engine.view import SeatView
 
 CHIEN_TAKEN = ("petite", "pousse", "garde")
@@ -87,6 +87,15 @@ class Rebuilt(NamedTuple):
     """Card plays judged."""
     miss: Miss | None
     """The first unlikely play, if any."""
+
+
+class _Found(NamedTuple):
+    """A :class:`Rebuilt` whose world may be left to fill in (``None``)."""
+
+    deal: FrenchDeal | None
+    weight: float
+    judged: int
+    miss: Miss | None
 
 
 @dataclass(frozen=True)
@@ -351,14 +360,9 @@ def rebuild_like(template: FrenchDeal, view: SeatView, layout: Layout, dealt: li
     that :func:`replays_alike`, the world equals the one :func:`rebuild` makes, but for
     ``history``, which keeps the template's declaration steps (a record, never read in play)."""
     initial, chien, ecart = dealing_of(view, layout, dealt)
-    if cancelled(view, initial, chien):
-        return None
+    if cancels_dealt(view.rules, initial):
+        return None  # a petit sec: the deal would have been cancelled
     return filled_in(template, view, layout, dealt, (initial, chien, ecart))
-
-
-def cancelled(view: SeatView, initial: list[int], chien: int) -> bool:
-    """Whether these dealt hands and chien make a cancelled deal (a petit sec) under the view's rules."""
-    return FrenchDeal(view.rules, view.dealer, initial, chien, _checked=True).is_over()
 
 
 def filled_in(
@@ -560,7 +564,7 @@ class WorldSampler:
         With ``weigh``, dealings are drawn by rejection: each is accepted with probability its
         weight, so worlds follow the sampler's distribution reweighted by ``weigh``; after
         ``draws`` refusals the heaviest dealing drawn is taken."""
-        best: Rebuilt | None = None
+        best: _Found | None = None
         best_dealt: list[int] = []
         for _ in range(self.select):
             given = None
@@ -577,11 +581,18 @@ class WorldSampler:
             best, best_dealt = found
             if best.weight >= 1.0:
                 break
-        return None if best is None else (best.deal, best.weight)
+        if best is None:
+            return None
+        world = best.deal
+        if world is None:  # judged, to be filled in
+            assert self.template is not None
+            dealing = dealing_of(self.view, self.layout, best_dealt)
+            world = filled_in(self.template, self.view, self.layout, best_dealt, dealing)
+        return world, best.weight
 
     def _draw_one(
         self, rng: random.Random, floor: float, given: list[int] | None = None
-    ) -> tuple[Rebuilt, list[int]] | None:
+    ) -> tuple[_Found, list[int]] | None:
         """One consistent world heavier than ``floor`` and its dealing, or ``None`` after
         ``tries`` attempts (only the ``given`` dealing, when one is); :class:`TooUnlikely` when a
         dealing's plays bring it to ``floor`` or below."""
@@ -594,23 +605,24 @@ class WorldSampler:
                 return found, dealt
         return None
 
-    def _rebuilt(self, dealt: list[int], floor: float) -> Rebuilt | None:
-        """The world of a dealing and its weight by the plays (``None``: not a world of the view),
-        its effort counted alike whichever way it is judged and rebuilt: the plays judged (also
-        when :class:`TooUnlikely` abandons it), then the replay."""
+    def _rebuilt(self, dealt: list[int], floor: float) -> _Found | None:
+        """The world of a dealing and its weight by the plays (``None``: not a world of the view;
+        the world ``None`` when judged by the compiled judge: it is filled in once chosen), its
+        effort counted alike whichever way it is judged and rebuilt: the plays judged (also when
+        :class:`TooUnlikely` abandons it), then the replay."""
         view, layout, template = self.view, self.layout, self.template
         if template is not None and (self.mismatch is None or self.judge is not None):
             dealing = dealing_of(view, layout, dealt)
-            if cancelled(view, dealing[0], dealing[1]):
+            if cancels_dealt(view.rules, dealing[0]):
                 return None
-            weight, judged, miss = 1.0, 0, None
-            if self.judge is not None:
-                judgement = self._judged(dealt, dealing[2], floor)
-                if judgement is None:
-                    return None
-                weight, judged, miss = judgement
+            if self.judge is None:
+                self.effort += self.replay_cost
+                return _Found(filled_in(template, view, layout, dealt, dealing), 1.0, 0, None)
+            judgement = self._judged(dealt, dealing[2], floor)
+            if judgement is None:
+                return None
             self.effort += self.replay_cost
-            return Rebuilt(filled_in(template, view, layout, dealt, dealing), weight, judged, miss)
+            return _Found(None, *judgement)
         mismatch = None if self.compiled_judge else self.mismatch
         try:
             found = rebuild_weighted(view, layout, dealt, mismatch, floor)
@@ -630,7 +642,7 @@ class WorldSampler:
         else:
             self.effort += self.judging_cost(found.judged)
         self.effort += self.replay_cost
-        return found
+        return _Found(*found)
 
     @staticmethod
     def judging_cost(judged: int) -> int:
@@ -671,15 +683,23 @@ class WorldSampler:
         if not dealt[seat] >> card & 1:
             return None
         allowed = self.layout.allowed
-        swaps = [
-            (place, other)
+        # the swaps: (place, a card of it the seat may hold), places in order, cards lowest first
+        places = [
+            (place, mask & allowed[seat])
             for place, mask in enumerate(dealt)
             if place != seat and allowed[place] >> card & 1
-            for other in cards_of(mask & allowed[seat])
         ]
-        if not swaps:
+        count = sum(cards.bit_count() for _, cards in places)
+        if not count:
             return None
-        place, other = swaps[rng.randrange(len(swaps))]
+        pick, i = rng.randrange(count), 0
+        while pick >= places[i][1].bit_count():
+            pick -= places[i][1].bit_count()
+            i += 1
+        place, cards = places[i]
+        for _ in range(pick):
+            cards &= cards - 1
+        other = (cards & -cards).bit_length() - 1
         self.effort += 1
         out = list(dealt)
         out[seat] ^= BIT[card] | BIT[other]
@@ -742,7 +762,6 @@ __all__ = [
     "TooUnlikely",
     "Weigher",
     "WorldSampler",
-    "cancelled",
     "deal_hidden",
     "dealing_of",
     "filled_in",

@@ -633,6 +633,30 @@ def _evaluate(data: Any, script: Any, judging: bool, skip: int, limit: int, out:
         out[row, 8] = miss_card
 
 
+def _judge_world(
+    data: Any, script: Any, words: Any, taker: int, called: int, skip: int, limit: int, out: Any
+) -> None:
+    """:func:`_evaluate` judging ``script`` in the world whose hands at the start of the card
+    play are ``words`` (plain and trump words by seat, then the taker's écart): the partner and
+    the sides written into ``data`` first."""
+    n = data[H_N]
+    partner = -1
+    if called >= 0:
+        for s in range(n):
+            if s != taker and words[2 * s] >> called & 1:
+                partner = s
+    data[H_PARTNER] = partner
+    for s in range(n):
+        at = HEADER + SEAT_FIELDS * s
+        data[at] = words[2 * s]
+        data[at + 1] = words[2 * s + 1]
+        data[at + 2] = 1 if (s == taker) | (s == partner) else 0
+    at = HEADER + SEAT_FIELDS * taker
+    data[at + 5] = words[2 * n]
+    data[at + 6] = words[2 * n + 1]
+    _evaluate_jit(data, script, True, skip, limit, out)
+
+
 if NUMBA:
     _cheapest_jit: Any = inline(_cheapest)
     _richest_class_jit: Any = inline(_richest_class)
@@ -646,6 +670,7 @@ if NUMBA:
     _choose_jit: Any = jit(_choose)
     _exchange_card_jit: Any = jit(_exchange_card)
     _evaluate_jit: Any = jit(_evaluate)
+    _judge_world_jit: Any = jit(_judge_world)
 
 
 # ------------------------------------------------------------------ the Python side
@@ -802,12 +827,6 @@ class PlayJudge:
             header += [0, 0, 0, world.next_seat(s), 0, shown_trumps & PLAIN, shown_trumps >> 56]
         header += [0] * (2 * n)
         self.data = np.array(header, dtype=np.int64)
-        at = HEADER + SEAT_FIELDS * taker
-        places = [H_PARTNER, at + 5, at + 6]  # what differs from world to world
-        for s in range(n):
-            at = HEADER + SEAT_FIELDS * s
-            places += [at, at + 1, at + 2]
-        self.places = np.array(places, dtype=np.int64)
         self.script = np.array([list(plays)], dtype=np.int64).reshape(1, len(plays))
         self.seat = seat
         self.out = np.zeros((1, OUT_FIELDS), dtype=np.int64)
@@ -817,17 +836,19 @@ class PlayJudge:
         ``ecart`` aside: the plays judged, how many the rules bot would not have made (-1 if a
         card is not legal there), and the seat and the rules bot's card at the first of those
         (-1, -1 if none); stops once more than ``limit`` are not the rules bot's."""
-        n, taker, called = self.n, self.taker, self.called
-        partner = -1
-        if called >= 0:
-            partner = next((s for s in range(n) if s != taker and hands[s] >> called & 1), -1)
-        values = [partner, ecart & PLAIN, ecart >> 56]
-        for s in range(n):
-            values += [hands[s] & PLAIN, hands[s] >> 56, 1 if s in (taker, partner) else 0]
-        self.data[self.places] = values
-        _evaluate_jit(self.data, self.script, True, self.seat, limit, self.out)
-        row = self.out[0]
-        return int(row[5]), int(row[6]), int(row[7]), int(row[8])
+        words = [w for hand in hands for w in (hand & PLAIN, hand >> 56)] + [ecart & PLAIN, ecart >> 56]
+        out = self.out
+        _judge_world_jit(
+            self.data,
+            self.script,
+            np.array(words, dtype=np.int64),
+            self.taker,
+            self.called,
+            self.seat,
+            limit,
+            out,
+        )
+        return int(out[0, 5]), int(out[0, 6]), int(out[0, 7]), int(out[0, 8])
 
 
 def finish(deal: FrenchDeal) -> Outcome:
