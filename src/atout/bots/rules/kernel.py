@@ -16,6 +16,10 @@ engine itself (:meth:`~atout.engine.french.FrenchDeal.summary_after_play`) and s
 ``tests/bots/test_playout.py`` checks, over many deals, rules and starting points, that both give
 the same scores and the same number of actions.
 
+:class:`PlayJudge` runs the same loop over a card history instead: from a world's hands at the
+start of the card play, each card played is compared with the rules bot's card there, for the
+expert's inference by plays (:mod:`atout.bots.expert.worlds`).
+
 The kernel does not play a petit imprenable, the dead-player table, or a deal whose card play
 (with its declarations) has not begun; :func:`finish` plays those in Python. Cards are two words: the
 plain suits (bits 0-55 of the pack, as they are) and the trumps with the Excuse (bits 56-77,
