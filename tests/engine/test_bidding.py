@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from atout.cards import EXCUSE, EXCUSE_MASK, PETIT_MASK, TRUMPS_MASK, cards_of
 from atout.engine import FrenchDeal, IllegalActionError, Phase
 from atout.engine.actions import BID_ACTIONS, PASS
+from atout.engine.french import cancels_dealt
+from atout.rules import Rules
 
 from .conftest import MakeDeal
 
@@ -35,6 +40,47 @@ def test_petit_sec_ignoring_the_excuse_variant_3_3(make_deal: MakeDeal) -> None:
     hand = NO_TRUMP_BUT_PETIT.replace("3H", "EX")
     deal = make_deal(hands={2: hand}, petit_sec_rule="only_trump_ignoring_excuse")
     assert deal.is_over() and deal.outcome.startswith("petit sec")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.sampled_from([3, 4, 5]),
+    rule=st.sampled_from(["fft", "only_trump_ignoring_excuse", "petit_imprenable"]),
+    forced=st.booleans(),
+)
+def test_cancels_dealt_says_whether_the_dealt_deal_ends_at_once_3_3(
+    seed: int, players: int, rule: str, forced: bool
+) -> None:
+    """``cancels_dealt`` (which the expert's sampler reads) agrees with the deal itself: a
+    petit sec under the rule (§3.3), none under petit_imprenable (§7 V3)."""
+    rules = Rules(players=players, petit_sec_rule=rule)  # type: ignore[arg-type]
+    deal = FrenchDeal.new(rules, dealer=0, rng=seed)
+    hands, chien = list(deal.initial_hands), deal.initial_chien
+    seat = next((s for s in range(players) if hands[s] & PETIT_MASK), None)
+    forced = forced and seat is not None
+    if forced and seat is not None:  # the Petit's holder gives its other trumps (maybe the Excuse) away
+        for card in cards_of(hands[seat] & (TRUMPS_MASK | EXCUSE_MASK) & ~PETIT_MASK):
+            if card == EXCUSE and seed % 2:
+                continue
+            other, swap = next(
+                (o, c)
+                for o in range(players)
+                if o != seat
+                for c in cards_of(hands[o])
+                if not (TRUMPS_MASK | EXCUSE_MASK) >> c & 1
+            )
+            hands[seat] ^= (1 << card) | (1 << swap)
+            hands[other] ^= (1 << card) | (1 << swap)
+    dealt = FrenchDeal(rules, 0, hands, chien)
+    assert cancels_dealt(rules, hands) == dealt.is_over()
+    if (
+        forced
+        and seat is not None
+        and rule != "petit_imprenable"
+        and (rule != "fft" or not hands[seat] & EXCUSE_MASK)
+    ):
+        assert dealt.is_over()
 
 
 def test_dealers_right_speaks_first_and_each_player_once_3_4(make_deal: MakeDeal, act: Act) -> None:
