@@ -124,6 +124,8 @@ LEVELS: dict[str, ExpertConfig] = {
         all_bids=True,
         margin=0.0,
         race=2.0,
+        select=8,
+        repair=True,
     ),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core; the
