@@ -548,7 +548,7 @@ class WorldSampler:
         self.replay_cost = 2 + len(view.events) // 4
         self.template: FrenchDeal | None = None
         """The first world rebuilt by a replay, which later dealings fill (:func:`rebuild_like`)
-        when nothing is judged and the view :func:`replays_alike`."""
+        when the view :func:`replays_alike` and nothing is judged in the replay."""
         self.plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
         self.compiled_judge = mismatch is not None and kernel.AVAILABLE and replays_alike(view)
         """Whether the plays are judged by the compiled rules bot (:class:`~atout.bots.rules.kernel.PlayJudge`)
