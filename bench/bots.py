@@ -7,6 +7,7 @@ with a choice (two legal cards or more): mean, median and p99; and the other dec
 choice (bids, call, écart, talon half, game...): median and max. Bots are names or ``name:level``
 (``expert:strong``); the default is every bot at its default level. ``--clock cpu`` times this
 process's CPU time instead of the wall clock, for a machine busy with other work.
+``--no-numba`` hides numba from the import: the pure-Python paths, which decide alike.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from typing import Any
+
+if "--no-numba" in sys.argv:  # before atout is imported: its kernels then run as plain Python
+    sys.modules["numba"] = None  # type: ignore[assignment]
 
 from rich.console import Console
 from rich.table import Table
@@ -85,6 +90,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES), metavar="GAME")
     parser.add_argument("--clock", choices=list(CLOCKS), default="wall", help="wall time or CPU time")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-numba", action="store_true", help="time the pure-Python paths")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     for name in args.bots:
