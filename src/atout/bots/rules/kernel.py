@@ -813,7 +813,11 @@ class PlayJudge:
     def __init__(self, world: FrenchDeal, plays: Sequence[int], seat: int) -> None:
         n, taker, rules = world.n, world.taker, world.rules
         self.n, self.taker, self.called = n, taker, world.called_card
-        first = world.tricks[0][0][0] if world.tricks else world.trick_seat_order()[0]
+        first = (
+            world.tricks[0][0][0]
+            if world.tricks
+            else (world.trick_seat_order() or (world.current_player,))[0]
+        )
         shown = world.contract in ("petite", "pousse", "garde")
         in_chien = self.called >= 0 and shown and bool(world.chien >> self.called & 1)
         header = [0] * HEADER
