@@ -112,7 +112,15 @@ class ExpertConfig:
 
 LEVELS: dict[str, ExpertConfig] = {
     "fast": ExpertConfig(
-        samples=96, work=10000, austrian_work=600, solver_cards=0, min_samples=2, simulations=6, race=2.0
+        samples=96,
+        work=10000,
+        austrian_work=600,
+        solver_cards=0,
+        min_samples=2,
+        simulations=6,
+        race=2.0,
+        select=4,
+        repair=True,
     ),
     "strong": ExpertConfig(
         samples=384,
