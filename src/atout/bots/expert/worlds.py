@@ -62,7 +62,8 @@ Weigher = Callable[[list[int]], float]
 
 
 JUDGED_PER_UNIT = 8
-"""Card plays the compiled judge weighs for one unit of work (the replay's judge: one each)."""
+"""Card plays judged for one unit of work, by the compiled judge or in the replay alike (so both
+draw the same worlds)."""
 
 
 Miss = tuple[int, int]
