@@ -33,7 +33,7 @@ from atout.bots.expert import austrian
 from atout.bots.expert.austrian import choose_austrian_card
 from atout.bots.expert.austrian_worlds import sample_world as sample_austrian_world
 from atout.bots.expert.likelihood import MISMATCH, TEMPERATURE, bid_weigher
-from atout.bots.expert.search import card_values, distinct_cards
+from atout.bots.expert.search import card_values, distinct_cards, open_card
 from atout.bots.expert.simulation import (
     Option,
     SimulatedChoice,
@@ -108,6 +108,11 @@ class ExpertConfig:
     """Card points added to the attack's count in a simulated French bid, call or écart whenever
     the seat is on the attack, for a seat that plays better than the rules bot playing the
     dealings out (0: none; 4 loses, docs/bots.md)."""
+    seat_play: float = 0.0
+    """In a simulated French bid, call or écart, the seat's score moved this fraction of the way
+    from the rules bot's card play in its seat to the open-hand card play of the ``cheat`` bot
+    (:func:`.search.play_out_open`), for a seat whose card play is that much better than the rules
+    bot's (0: the rules bot's; each dealing of each option costs an open playout)."""
 
 
 LEVELS: dict[str, ExpertConfig] = {
@@ -262,7 +267,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, austrian_work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, race, race_worlds, taker_edge
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, austrian_work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, race, race_worlds, taker_edge, seat_play
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -322,6 +327,7 @@ class ExpertBot:
             self.config.margin,
             first,
             self.config.taker_edge,
+            self.config.seat_play,
         )
         self.last_simulation = choice
         if kind is ActionKind.DISCARD:
@@ -519,11 +525,7 @@ class CheatBot:
             if not self.simulate or kind not in (ActionKind.BID, ActionKind.CALL, ActionKind.DISCARD):
                 return rules_action
             return self._best_option(deal, view, legal, rules_action, kind)
-        cards = distinct_cards(legal, view.hand, 0)
-        values, _, _ = card_values(deal, view.seat, cards, self.solver_cards)
-        best = max(cards, key=lambda c: (values[c], c == rules_action, -c))
-        if values.get(rules_action, float("-inf")) >= values[best]:
-            best = rules_action
+        best, _ = open_card(deal, view.seat, legal, rules_action, self.solver_cards)
         return next(a for a in legal if a == best)
 
     def _choose_austrian(

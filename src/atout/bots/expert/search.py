@@ -21,12 +21,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from atout.bots.rules import RulesBot
 from atout.bots.rules.kernel import compiles, finish, finish_each
-from atout.bots.rules.playout import play_to_end
-from atout.cards import BIT, EXCUSE, HALF_POINTS, PETIT_MASK, SUIT_OF, count_bouts
-from atout.engine.french import FrenchDeal
+from atout.bots.rules.playout import CardPlayFollower, play_to_end
+from atout.cards import BIT, EXCUSE, HALF_POINTS, PETIT_MASK, SUIT_OF, cards_of, count_bouts
+from atout.engine.french import FrenchDeal, Phase
 from atout.scoring import score
 from atout.solver import Position, Solver
+
+_RULES = RulesBot()
+_PLAY = Phase.PLAY
+_END = Phase.END
 
 NODES_PER_WORK = 20
 """Solver nodes counted as one unit of work (one simulated decision of a playout costs about as
@@ -146,6 +151,52 @@ def card_values(
     return values, work, "playout"
 
 
+def open_card(
+    deal: FrenchDeal,
+    seat: int,
+    legal: Iterable[int],
+    rules_card: int,
+    solver_cards: int = 0,
+    shared: dict[str, Any] | None = None,
+) -> tuple[int, int]:
+    """The card ``seat`` plays in ``deal`` seeing every hand, as the ``cheat`` bot plays: each
+    distinct card of ``legal`` valued by :func:`card_values` on the open deal, the best kept
+    (``rules_card`` unless another is worth more; then the lowest card); and the work spent.
+    ``shared`` as in :func:`card_values`."""
+    cards = distinct_cards(legal, deal.hands[seat], 0)
+    values, work, _ = card_values(deal, seat, cards, solver_cards, shared=shared)
+    best = max(cards, key=lambda c: (values[c], c == rules_card, -c))
+    if values.get(rules_card, float("-inf")) >= values[best]:
+        best = rules_card
+    return best, work
+
+
+def play_out_open(deal: FrenchDeal, seat: int) -> tuple[list[int], int]:
+    """Play ``deal`` to its end with ``seat`` choosing its cards by :func:`open_card` (playouts
+    to the end) and the rules bot making every other decision (the seat's bids, écart and
+    declarations too); each seat's score and the work spent (decisions simulated)."""
+    steps = 0
+    follower: CardPlayFollower | None = None
+    shared: dict[str, Any] = {}
+    while True:
+        phase = deal.phase
+        if phase is _END:
+            return deal.scores(), steps
+        steps += 1
+        if phase is not _PLAY:
+            deal.apply(_RULES.choose(deal.view(deal.current_player), deal.legal_actions()))
+            continue
+        if follower is None:
+            follower = CardPlayFollower(deal)
+            shared = {"follower": follower}  # what the seats have seen, kept up to date
+        card = follower.rules_card()
+        legal = deal.legal_play_mask()
+        if deal.current_player == seat and legal & (legal - 1):
+            card, work = open_card(deal, seat, cards_of(legal), card, shared=shared)
+            steps += work
+        follower.play(card)
+
+
 def distinct_cards(legal: Iterable[int], hand: int, gone: int, keep: int = 0) -> list[int]:
     """The legal cards with equivalent ones left out: two cards of one suit (or both trumps) of the
     same card value, with no card between them other than the seat's own and those in ``gone``
@@ -178,6 +229,8 @@ __all__ = [
     "card_values",
     "distinct_cards",
     "ending_position",
+    "open_card",
+    "play_out_open",
     "playout_value",
     "solver_values",
     "uses_solver",
