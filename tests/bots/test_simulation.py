@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atout.bots.expert import CheatBot, ExpertBot
+from atout.bots.expert.search import play_out_open
 from atout.bots.expert.simulation import (
     candidate_bids,
     candidate_ecarts,
@@ -212,3 +213,39 @@ def test_the_taker_edge_counts_only_for_the_attack_and_never_lowers_its_score(
         raised = replace(summary, half_points=min(182, summary.half_points + 10))
         assert edged == score(raised)[seat] >= plain
     assert ExpertBot.at_level("strong,taker_edge=4").config.taker_edge == 4.0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]))
+def test_the_open_playout_is_the_cheats_card_play_and_the_rules_bot_elsewhere(seed: int, players: int) -> None:
+    """``play_out_open``: the deal ends as it does with the cheat (its bids, call and écart the
+    rules bot's) in the seat and the rules bot in every other."""
+    deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
+    seat = seed % players
+    opened, steps = play_out_open(deal.clone(), seat)
+    cheat, rules = CheatBot(simulate=False), RulesBot()
+    cheat.observe_deal(deal)
+    while not deal.is_over():
+        bot = cheat if deal.current_player == seat else rules
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    assert opened == deal.scores()
+    assert steps > 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]))
+def test_seat_play_moves_a_simulated_score_toward_the_open_playouts(seed: int, players: int) -> None:
+    """``seat_play``: 0 is the rules bot's playout, 1 the open playout's score, between them the
+    straight line."""
+    deal = _at_a_bid(seed, players, 0)
+    assert deal is not None
+    seat = deal.current_player
+    for action in deal.legal_actions()[:3]:
+        rules_score, _ = play_option(deal, seat, (action,))
+        world = deal.clone()
+        world.apply(action)
+        open_score = play_out_open(world, seat)[0][seat]
+        assert play_option(deal, seat, (action,), seat_play=1.0)[0] == open_score
+        halfway = play_option(deal, seat, (action,), seat_play=0.25)[0]
+        assert halfway == pytest.approx(rules_score + 0.25 * (open_score - rules_score))
+    assert ExpertBot.at_level("strong,seat_play=0.5").config.seat_play == 0.5
