@@ -217,7 +217,9 @@ def test_the_taker_edge_counts_only_for_the_attack_and_never_lowers_its_score(
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]))
-def test_the_open_playout_is_the_cheats_card_play_and_the_rules_bot_elsewhere(seed: int, players: int) -> None:
+def test_the_open_playout_is_the_cheats_card_play_and_the_rules_bot_elsewhere(
+    seed: int, players: int
+) -> None:
     """``play_out_open``: the deal ends as it does with the cheat (its bids, call and écart the
     rules bot's) in the seat and the rules bot in every other."""
     deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
