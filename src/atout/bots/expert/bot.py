@@ -137,8 +137,9 @@ LEVELS: dict[str, ExpertConfig] = {
         all_bids=True,
         margin=0.0,
         race=2.0,
-        select=8,
+        select=16,
         repair=True,
+        seat_play=0.55,
     ),
 }
 """The levels: ``fast`` aims at ≤ 30 ms per card, ``strong`` at ≤ 300 ms (median), one core; the
