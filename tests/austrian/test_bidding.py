@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from atout.engine.austrian.deal import AustrianPhase
 from atout.engine.errors import IllegalActionError
+from atout.engine.phase import Phase
 
 from .conftest import build, run, snapshot
 
@@ -52,13 +52,13 @@ def test_a_bid_must_top_the_last_5_2() -> None:
 
 def test_one_chance_each_the_first_bidder_is_not_asked_again_5_2() -> None:
     deal = run(build(), "threesome", "solo", "pass")
-    assert deal.phase is not AustrianPhase.BIDDING
+    assert deal.phase is not Phase.BIDDING
     assert deal.declarer == 1 and deal.current_player == 1
 
 
 def test_a_late_threesome_wins_the_bidding_5_2() -> None:
     deal = run(build(), "pass", "pass", "threesome")
-    assert deal.declarer == 2 and deal.bid == "threesome" and deal.phase is AustrianPhase.TALON
+    assert deal.declarer == 2 and deal.bid == "threesome" and deal.phase is Phase.TALON
 
 
 def test_all_pass_cancels_the_deal_redeal_5_2() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from atout.cards import AUSTRIAN_DECK_MASK, BIT, CardSet
 from atout.engine.austrian.cards import AUSTRIAN_CARDS, deal_pack, shuffled_pack
-from atout.engine.austrian.deal import AustrianDeal, AustrianPhase
+from atout.engine.austrian.deal import AustrianDeal
+from atout.engine.phase import Phase
 from atout.rules import Rules, RulesError
 
 from .conftest import build, rules
@@ -45,7 +46,7 @@ def test_new_deals_16_each_and_a_talon_of_two_halves_of_3_5_2() -> None:
     for h in deal.hands:
         union |= h
     assert union == AUSTRIAN_DECK_MASK
-    assert deal.phase is AustrianPhase.BIDDING and deal.current_player == 2 and deal.n == 3
+    assert deal.phase is Phase.BIDDING and deal.current_player == 2 and deal.n == 3
 
 
 def test_seeded_deals_are_reproducible() -> None:

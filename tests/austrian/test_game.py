@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from atout.engine.austrian.deal import AustrianPhase
 from atout.engine.errors import IllegalActionError
+from atout.engine.phase import Phase
 from atout.scoring.austrian import declarer_wins
 
 from .conftest import build, run
@@ -18,26 +18,26 @@ def test_game_is_declared_after_the_exchange_5_3() -> None:
     with pytest.raises(IllegalActionError, match="discard phase"):
         run(deal, "36_or_more")
     run(deal, "discard 10C", "discard 9C", "discard 8C")
-    assert deal.phase is AustrianPhase.GAME and deal.current_player == 1
+    assert deal.phase is Phase.GAME and deal.current_player == 1
     assert [str(a) for a in deal.legal_actions()] == ["36_or_more", "35_or_less"]
     run(deal, "35_or_less")
     assert deal.game_type == "35_or_less" and deal.events[-1][:3] == ("game", 1, "35_or_less")
     # play then starts with forehand, not the declarer
-    assert deal.phase is AustrianPhase.PLAY and deal.current_player == 0
+    assert deal.phase is Phase.PLAY and deal.current_player == 0
 
 
 def test_solo_declares_its_game_before_play_5_3() -> None:
     deal = run(build(), "pass", "pass", "solo")
-    assert deal.phase is AustrianPhase.GAME and deal.current_player == 2
+    assert deal.phase is Phase.GAME and deal.current_player == 2
     with pytest.raises(IllegalActionError, match="game phase"):
         run(deal, "KS")
     run(deal, "game 1")
-    assert deal.phase is AustrianPhase.PLAY and deal.game_type == "36_or_more"
+    assert deal.phase is Phase.PLAY and deal.game_type == "36_or_more"
 
 
 def test_without_game_2_there_is_no_declaration_6_2_a5() -> None:
     deal = run(build(austrian_allow_game2=False), "solo", "pass", "pass")
-    assert deal.phase is AustrianPhase.PLAY and deal.game_type == "36_or_more"
+    assert deal.phase is Phase.PLAY and deal.game_type == "36_or_more"
     assert deal.events[-1][:3] == ("game", 0, "36_or_more")
     assert len(deal.history) == 3  # no decision was taken
     deal.play_out(random.Random(0))

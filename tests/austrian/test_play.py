@@ -8,8 +8,9 @@ import random
 import pytest
 
 from atout.cards import card_name
-from atout.engine.austrian.deal import AustrianDeal, AustrianPhase
+from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.errors import IllegalActionError
+from atout.engine.phase import Phase
 
 from .conftest import PLAY_HANDS, PLAY_TALON, build, names, run, snapshot
 
@@ -33,7 +34,7 @@ def playing(
     """A solo by ``bidder`` with game 1; seat 0 (forehand) is then to lead."""
     bids = ["solo" if seat == bidder else "pass" for seat in range(3)]
     deal = run(build(hands, talon, **options), *bids, "36_or_more")
-    assert deal.phase is AustrianPhase.PLAY and deal.current_player == 0
+    assert deal.phase is Phase.PLAY and deal.current_player == 0
     return deal
 
 

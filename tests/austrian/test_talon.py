@@ -7,8 +7,9 @@ import random
 import pytest
 
 from atout.cards import card_name
-from atout.engine.austrian.deal import AustrianDeal, AustrianPhase
+from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.errors import IllegalActionError
+from atout.engine.phase import Phase
 
 from .conftest import build, mask, names, run, snapshot
 
@@ -22,7 +23,7 @@ def threesome(**options: object) -> AustrianDeal:
 
 def test_threesome_turns_up_the_first_half_for_all_5_3() -> None:
     deal = threesome()
-    assert deal.phase is AustrianPhase.TALON and deal.current_player == 0
+    assert deal.phase is Phase.TALON and deal.current_player == 0
     assert [str(a) for a in deal.legal_actions()] == ["accept_first_half", "take_second_half"]
     for seat in range(3):
         view = deal.view(seat)
@@ -32,7 +33,7 @@ def test_threesome_turns_up_the_first_half_for_all_5_3() -> None:
 
 def test_accepting_the_first_half_adds_it_to_the_hand_5_3() -> None:
     deal = run(threesome(), "accept")
-    assert deal.talon_half == 1 and deal.phase is AustrianPhase.DISCARD
+    assert deal.talon_half == 1 and deal.phase is Phase.DISCARD
     assert deal.hands[0].bit_count() == 19 and deal.hands[0] & mask(TALON[0]) == mask(TALON[0])
     assert deal.unused_talon() == mask(TALON[1])
     assert all(deal.view(seat).second_half is None for seat in range(3))
@@ -60,10 +61,10 @@ def test_discard_3_no_kings_5_3() -> None:
     with pytest.raises(IllegalActionError, match="does not hold"):
         run(deal, "KD")
     run(deal, "7S", "8S")
-    assert deal.phase is AustrianPhase.DISCARD
+    assert deal.phase is Phase.DISCARD
     run(deal, "9S")
     assert deal.discard == mask("7S 8S 9S") and deal.hands[0].bit_count() == 16
-    assert deal.phase is AustrianPhase.GAME and deal.current_player == 0
+    assert deal.phase is Phase.GAME and deal.current_player == 0
 
 
 def test_the_trull_may_be_discarded_by_default_5_3() -> None:
@@ -114,7 +115,7 @@ def test_free_choice_shows_both_halves_and_names_the_halves_6_2_a3() -> None:
 
 def test_solo_leaves_the_talon_unused_and_unseen_5_3() -> None:
     deal = run(build(HANDS, TALON), "solo", "pass", "pass")
-    assert deal.phase is AustrianPhase.GAME and deal.hands[0].bit_count() == 16
+    assert deal.phase is Phase.GAME and deal.hands[0].bit_count() == 16
     assert deal.talon_half is None and deal.unused_talon() == mask(" ".join(TALON))
     assert all(deal.view(s).first_half is None and deal.view(s).second_half is None for s in range(3))
     assert not any(e.kind.startswith("talon") for e in deal.events)

@@ -3,7 +3,8 @@
 from atout.engine.actions import ACTIONS, N_ACTIONS, Action, ActionKind, parse_action
 from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event
-from atout.engine.french import FrenchDeal, Phase
+from atout.engine.french import FrenchDeal
+from atout.engine.phase import Phase
 from atout.engine.two_player import TwoPlayerDeal, TwoPlayerView
 from atout.engine.view import SeatView, TrickView
 

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from atout.cards import TRUMPS_MASK, CardSet
 from atout.engine.actions import Action
 from atout.engine.events import Event
-from atout.engine.french import FrenchDeal, Phase
+from atout.engine.french import FrenchDeal
+from atout.engine.phase import Phase
 from atout.engine.view import SeatView, TrickView
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french

@@ -23,7 +23,6 @@ import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from enum import StrEnum
 
 from atout.cards import (
     BIT,
@@ -81,6 +80,7 @@ from atout.engine.actions import (
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, deal_cards, seat_step
 from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event
+from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
 from atout.engine.view import SeatView, TrickView
 from atout.rules import Rules, RulesError
@@ -97,21 +97,8 @@ _DISCARDABLE_SUITS = PLAIN_SUITS_MASK & ~KINGS_MASK
 _COURTS = KINGS_MASK | QUEENS_MASK | CAVALIERS_MASK | JACKS_MASK
 
 
-class Phase(StrEnum):
-    """The stage of a deal, which decides what the current player may do."""
-
-    EXCUSE_SEC = "excuse_sec"
-    BIDDING = "bidding"
-    CALL = "call"
-    DISCARD = "discard"
-    CHELEM = "chelem"
-    MISERE = "misere"
-    POIGNEE = "poignee"
-    PLAY = "play"
-    END = "end"
-
-
-_EXCUSE_SEC, _BIDDING, _CALL, _DISCARD, _CHELEM, _MISERE, _POIGNEE, _PLAY, _END = Phase
+_EXCUSE_SEC, _BIDDING, _CALL, _DISCARD = Phase.EXCUSE_SEC, Phase.BIDDING, Phase.CALL, Phase.DISCARD
+_CHELEM, _MISERE, _POIGNEE, _PLAY, _END = Phase.CHELEM, Phase.MISERE, Phase.POIGNEE, Phase.PLAY, Phase.END
 _CARD_VERB = {Phase.PLAY: "play", Phase.DISCARD: "discard", Phase.CALL: "call"}
 _REFUSALS = {
     Phase.CHELEM: NO_CHELEM,

@@ -69,7 +69,8 @@ from atout.engine.actions import (
 from atout.engine.deal import shuffled_deck
 from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event
-from atout.engine.french import Phase, excuse_exchange_card
+from atout.engine.french import excuse_exchange_card
+from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
 from atout.engine.view import TrickView
 from atout.rules import Rules, RulesError

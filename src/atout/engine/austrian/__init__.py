@@ -6,7 +6,7 @@ trump, overtrump; who wins), ``deal`` (the state machine :class:`AustrianDeal`),
 """
 
 from atout.engine.austrian.actions import AustrianAction
-from atout.engine.austrian.deal import AustrianDeal, AustrianPhase
+from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.austrian.view import AustrianView
 
-__all__ = ["AustrianAction", "AustrianDeal", "AustrianPhase", "AustrianView"]
+__all__ = ["AustrianAction", "AustrianDeal", "AustrianView"]

@@ -7,7 +7,7 @@ all pass cancels the deal) → talon choice and discard (threesome) → game dec
 >>> import random
 >>> deal = AustrianDeal.new(Rules(game="austrian", players=3), dealer=0, rng=random.Random(1))
 >>> deal.phase, deal.current_player, [str(a) for a in deal.legal_actions()]
-(<AustrianPhase.BIDDING: 'bidding'>, 1, ['pass', 'threesome', 'solo'])
+(<Phase.BIDDING: 'bidding'>, 1, ['pass', 'threesome', 'solo'])
 >>> deal.play_out(random.Random(2))
 >>> deal.is_over(), len(deal.history) > 0
 (True, True)
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from enum import StrEnum
 
 from atout.cards import AUSTRIAN_DECK_MASK, BIT, KINGS_MASK, SUIT_MASKS, TRUMP, CardSet, card_name, nth_card
 from atout.engine.austrian.actions import (
@@ -73,6 +72,7 @@ from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import seat_step
 from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event
+from atout.engine.phase import Phase
 from atout.engine.view import TrickView
 from atout.rules import Rules, RulesError
 from atout.scoring.austrian import score_austrian
@@ -81,18 +81,8 @@ from atout.scoring.summary import AustrianSummary
 N_TRICKS = 16
 
 
-class AustrianPhase(StrEnum):
-    """The stage of a deal, which decides what the current player may do."""
-
-    BIDDING = "bidding"
-    TALON = "talon"
-    DISCARD = "discard"
-    GAME = "game"
-    PLAY = "play"
-    END = "end"
-
-
-_BIDDING, _TALON, _DISCARD, _GAME, _PLAY, _END = AustrianPhase
+_BIDDING, _TALON, _DISCARD, _GAME = Phase.BIDDING, Phase.TALON, Phase.DISCARD, Phase.GAME
+_PLAY, _END = Phase.PLAY, Phase.END
 _WANTED = {_BIDDING: "bid", _TALON: "choose a talon half", _DISCARD: "discard", _GAME: "declare a game"}
 _WANTED[_PLAY] = "play"
 _CARD_VERB = {_DISCARD: "discard"}
@@ -621,4 +611,4 @@ def _read_piles(data: Mapping[object, object], field: str, count: int) -> list[i
     return piles
 
 
-__all__ = ["AustrianDeal", "AustrianPhase", "check_austrian_rules"]
+__all__ = ["AustrianDeal", "check_austrian_rules"]
