@@ -1,0 +1,402 @@
+"""A leak scanner: does a seat's view hold only what that seat may know (RULES.md)?
+
+:func:`knowable` works out, from the full deal and the rule book alone, the cards whose
+location a seat may know; :func:`scan_view` walks the seat's view and names every card,
+hand, phase or partner it shows beyond that. :func:`twin_differences` checks that the
+acting seat's choices do not depend on hidden cards, and :func:`scan_card_names` finds
+card names in text (events, records, a view's wire form) outside an allowed mask.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Iterator
+
+from atout.cards import ALL_CARDS, BIT, EXCUSE_MASK, NAMES, PETIT_MASK, TRUMPS_MASK, CardSet
+from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK
+from atout.engine.austrian.deal import AustrianDeal
+from atout.engine.dead_player import DeadPlayerDeal
+from atout.engine.events import Event
+from atout.engine.french import FrenchDeal, is_petit_sec
+from atout.engine.two_player import TwoPlayerDeal
+from atout.engine.view import TrickView
+from atout.games import Deal
+
+PRIVATE_PHASES = frozenset({"poignee", "misere", "excuse_sec"})
+"""Decisions made in secret: no other seat may see that one is being made (RULES.md §3.7, §7)."""
+
+_MASK_FIELDS = frozenset({"hand", "chien", "ecart", "discard", "first_half", "second_half"})
+_CARD_FIELDS: frozenset[str] = frozenset()
+_CARD_TUPLE_FIELDS = frozenset({"own_tops", "opponent_tops"})
+_SEAT_CARD_FIELDS = frozenset({"trick"})
+_PLAIN_FIELDS = frozenset(  # the called card is named to all (RULES.md §4.3), not located
+    {
+        "seat",
+        "players",
+        "dealer",
+        "rules",
+        "phase",
+        "current_player",
+        "legal_actions",
+        "bids",
+        "taker",
+        "contract",
+        "partner",
+        "called_card",
+        "chelem_announced",
+        "scores",
+        "declarer",
+        "bid",
+        "talon_half",
+        "game_type",
+        "own_pile_sizes",
+        "opponent_pile_sizes",
+        "chelem_announced_by",
+    }
+)
+_CARD_EVENTS = frozenset(
+    {"play", "discard", "discard_shown", "petit_imprenable", "turn_up", "partner", "alone"}
+)
+_MASK_EVENTS = frozenset({"chien", "petit_sec", "excuse_sec"})
+_PLAIN_EVENTS = frozenset(
+    {
+        "bid",
+        "call",
+        "all_passed",
+        "chelem",
+        "misere",
+        "partial_slam",
+        "trick",
+        "excuse_kept",
+        "excuse_settled",
+        "excuse_unpaid",
+        "talon_taken",
+        "game",
+        "end",
+    }
+)
+
+
+# ---------------------------------------------------------------------- knowable
+def knowable(deal: Deal, seat: int) -> int:
+    """Mask of the cards whose location ``seat`` may know now, from the full deal state.
+
+    Its own hands (initial and current), every card played, a turned chien or talon half,
+    trumps shown in a poignée or discarded face up, the whole écart for the taker, shown
+    petit-sec and Excuse-sec cards, face-up pile tops, and every card once a played deal
+    is counted.
+    """
+    if isinstance(deal, DeadPlayerDeal):
+        inner_seat = deal.seats.index(seat) if seat in deal.seats else -1
+        return _french_knowable(deal.inner, inner_seat)
+    if isinstance(deal, FrenchDeal):
+        return _french_knowable(deal, seat)
+    if isinstance(deal, TwoPlayerDeal):
+        return _two_player_knowable(deal, seat)
+    return _austrian_knowable(deal, seat)
+
+
+def _played(tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]], current: list[int]) -> int:
+    mask = 0
+    for _, cards, _ in tricks:
+        for card in cards:
+            mask |= BIT[card]
+    for card in current:
+        mask |= BIT[card]
+    return mask
+
+
+def _french_knowable(deal: FrenchDeal, seat: int) -> int:
+    """RULES.md §3: ``seat`` is -1 for a dead player, who holds no cards."""
+    if deal.is_over() and deal.outcome == "played":
+        return ALL_CARDS  # §3.11: the count is open
+    mask = _played(deal.tricks, deal.trick_cards)
+    if seat >= 0:
+        mask |= deal.initial_hands[seat] | deal.hands[seat]
+    called = deal.n < 5 or deal.called_card >= 0
+    if deal.contract in ("petite", "pousse", "garde") and deal.taker >= 0 and called:
+        mask |= deal.initial_chien  # §3.5: turned face up after the call
+    for _, _, shown in deal.poignees:
+        mask |= shown  # §3.7
+    mask |= deal.ecart if seat == deal.taker and seat >= 0 else deal.ecart & TRUMPS_MASK
+    if deal.is_over() and not deal.bids:
+        petit_sec = [h for h in deal.initial_hands if is_petit_sec(h, deal.rules.petit_sec_rule)]
+        for hand in petit_sec:
+            mask |= hand  # §3.3: the hand is shown
+        if not petit_sec:
+            mask |= EXCUSE_MASK  # §7 V4: the Excuse shown alone
+    if (
+        deal.petit_imprenable_seat >= 0
+        and deal.rules.petit_imprenable_timing == "before_first_trick"
+        and deal.trick_leader >= 0
+    ):
+        mask |= PETIT_MASK  # §7 V3: announced before the first trick
+    return mask
+
+
+def _two_player_knowable(deal: TwoPlayerDeal, seat: int) -> int:
+    """RULES.md §4.4: own hand, both players' face-up pile tops, the cards played."""
+    if deal.is_over():
+        return ALL_CARDS
+    return (
+        deal.initial_hands[seat]
+        | deal.hands[seat]
+        | deal.tops[0]
+        | deal.tops[1]
+        | _played(deal.tricks, deal.trick_cards)
+    )
+
+
+def _austrian_knowable(deal: AustrianDeal, seat: int) -> int:
+    """RULES.md §5.3: the first half turned up in a threesome (both halves under the options),
+    the half taken for the declarer, trumps discarded face up, the whole discard for him."""
+    if deal.is_over() and deal.outcome == "played":
+        return ALL_CARDS  # §5.5: the count is open
+    mask = deal.initial_hands[seat] | deal.hands[seat] | _played(deal.tricks, deal.trick_cards)
+    rules = deal.rules
+    if deal.bid == "threesome":
+        mask |= deal.talon[0]
+        if rules.austrian_talon_mode == "free_choice" or rules.austrian_second_half_visible:
+            mask |= deal.talon[1]
+        if seat == deal.declarer and deal.talon_half is not None:
+            mask |= deal.talon[deal.talon_half - 1]
+    mask |= deal.discard if seat == deal.declarer else deal.discard & AUSTRIAN_TRUMPS_MASK
+    return mask
+
+
+# ---------------------------------------------------------------------- the view
+def _own_hand(deal: Deal, seat: int) -> int:
+    if isinstance(deal, DeadPlayerDeal):
+        return deal.inner.hands[deal.seats.index(seat)] if seat in deal.seats else 0
+    return deal.hands[seat]
+
+
+def _event_cards(event: Event) -> Iterator[int] | None:
+    """The cards an event names, or ``None`` for a kind the scanner does not know."""
+    kind, data = event.kind, event.data
+    if kind in _CARD_EVENTS:
+        return iter((data,)) if isinstance(data, int) else iter(())
+    if kind in _MASK_EVENTS:
+        return iter(CardSet(data)) if isinstance(data, int) else iter(())
+    if kind in ("poignee", "talon_shown") and isinstance(data, tuple):
+        return iter(CardSet(data[1]))
+    if kind == "excuse_paid" and isinstance(data, tuple):
+        return iter((data[0],))
+    if kind in _PLAIN_EVENTS:
+        return iter(())
+    return None
+
+
+def _field_cards(name: str, value: object) -> Iterator[tuple[str, int]] | None:
+    """``(where, card)`` for each card a view field shows, or ``None`` for an unknown field."""
+    if value is None or name in _PLAIN_FIELDS:
+        return iter(())
+    if name in _MASK_FIELDS and isinstance(value, int):
+        return ((name, c) for c in CardSet(value))
+    if name in _CARD_FIELDS and isinstance(value, int):
+        return iter(((name, value),))
+    if name in _CARD_TUPLE_FIELDS and isinstance(value, tuple):
+        return ((name, c) for c in value if c is not None)
+    if name in _SEAT_CARD_FIELDS and isinstance(value, tuple):
+        return ((name, c) for _, c in value)
+    if name == "tricks" and isinstance(value, tuple):
+        return _trick_cards(value)
+    if name == "poignees" and isinstance(value, tuple):
+        return (("poignees", c) for _, _, shown in value for c in CardSet(shown))
+    return None
+
+
+def _trick_cards(tricks: tuple[TrickView, ...]) -> Iterator[tuple[str, int]]:
+    for number, trick in enumerate(tricks):
+        for _, card in trick.plays:
+            yield f"tricks[{number}]", card
+        for card in CardSet(trick.cards):
+            yield f"tricks[{number}].cards", card
+
+
+def scan_view(deal: Deal, seat: int) -> list[str]:
+    """The leaks in ``seat``'s view of ``deal`` now, each naming the rule it breaks."""
+    return scan_view_object(deal, seat, deal.view(seat))
+
+
+def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) -> list[str]:
+    """:func:`scan_view` on a given view object (events before ``events_from`` skipped)."""
+    allowed = knowable(deal, seat)
+    leaks: list[str] = []
+    assert dataclasses.is_dataclass(view)
+    for f in dataclasses.fields(view):
+        if f.name == "events":
+            continue
+        value = getattr(view, f.name)
+        cards = _field_cards(f.name, value)
+        if cards is None:
+            leaks.append(f"view field {f.name!r} is not known to the scanner (unchecked)")
+            continue
+        for where, card in cards:
+            if not allowed >> card & 1:
+                leaks.append(f"{where} shows {NAMES[card]}: hidden from seat {seat} (RULES.md view)")
+    hand = getattr(view, "hand", 0)
+    if hand != _own_hand(deal, seat):
+        leaks.append(f"hand of seat {seat} is not its own hand (RULES.md §3.2: other hands never show)")
+    events: tuple[Event, ...] = getattr(view, "events", ())
+    for number in range(events_from, len(events)):
+        event = events[number]
+        if event.visible_to is not None and event.visible_to != seat:
+            leaks.append(f"events[{number}] {event.kind} is private to seat {event.visible_to}")
+        event_cards = _event_cards(event)
+        if event_cards is None:
+            leaks.append(f"events[{number}] kind {event.kind!r} is not known to the scanner")
+            continue
+        for card in event_cards:
+            if not allowed >> card & 1:
+                leaks.append(f"events[{number}] {event.kind} shows {NAMES[card]}: hidden from seat {seat}")
+    leaks.extend(_scan_partner(deal, seat, view, allowed))
+    current = getattr(view, "current_player", -1)
+    if seat != current:
+        phase = getattr(view, "phase", "")
+        if phase in PRIVATE_PHASES:
+            leaks.append(
+                f"phase {phase!r} shown to seat {seat} while seat {current} decides "
+                "(RULES.md §3.7/§7: a declaration is decided in secret)"
+            )
+        if getattr(view, "legal_actions", ()):
+            leaks.append(f"legal_actions shown to seat {seat}, who is not to act")
+    return leaks
+
+
+def _scan_partner(deal: Deal, seat: int, view: object, allowed: int) -> list[str]:
+    """RULES.md §4.3: the partner is known once the called card shows (or to himself)."""
+    if not isinstance(deal, FrenchDeal) or deal.n != 5:
+        return []
+    partner = getattr(view, "partner", None)
+    if partner is None or (deal.called_card >= 0 and allowed >> deal.called_card & 1):
+        return []
+    return [f"partner {partner} shown to seat {seat} before the called card shows (RULES.md §4.3)"]
+
+
+class Scanner:
+    """:func:`scan_view` over a deal's every state, checking each seat's new events only
+    (event logs are append-only); counts views checked."""
+
+    def __init__(self) -> None:
+        self.views = 0
+        self._seen: dict[int, tuple[int, Event | None]] = {}
+
+    def scan(self, deal: Deal, seat: int) -> list[str]:
+        view = deal.view(seat)
+        self.views += 1
+        events: tuple[Event, ...] = getattr(view, "events", ())
+        done, last = self._seen.get(seat, (0, None))
+        if done > len(events) or (done and events[done - 1] != last):
+            done = 0
+        leaks = scan_view_object(deal, seat, view, done)
+        self._seen[seat] = (len(events), events[-1] if events else None)
+        return leaks
+
+    def reset(self) -> None:
+        self._seen.clear()
+
+
+# ---------------------------------------------------------------------- text
+_CARD_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9])(?:10|[1-9JCQK])[SHDC](?![A-Za-z0-9])|(?<![A-Za-z0-9])T(?:1[0-9]|2[01]|[1-9])(?![A-Za-z0-9])|(?<![A-Za-z0-9])EX(?![A-Za-z0-9])"
+)
+_CARD_OF_NAME = {name: card for card, name in enumerate(NAMES)}
+
+
+def scan_card_names(text: str, allowed_mask: int) -> list[str]:
+    """Every card name (``KS``, ``10H``, ``T21``, ``EX``) in ``text`` outside ``allowed_mask``."""
+    leaks = []
+    for match in _CARD_TOKEN.finditer(text):
+        card = _CARD_OF_NAME[match.group()]
+        if not allowed_mask >> card & 1:
+            leaks.append(f"text at {match.start()} names {match.group()}: not allowed")
+    return leaks
+
+
+# ---------------------------------------------------------------------- twins
+def _acting_view(deal: Deal, seat: int) -> tuple[object, object, object]:
+    view = deal.view(seat)
+    return (getattr(view, "phase", None), getattr(view, "current_player", None), view.legal_actions)
+
+
+def twin_differences(deal: Deal, seat: int, rng: random.Random, tries: int) -> list[str]:
+    """Redeal the cards ``seat`` cannot know (keeping every pile's size) up to ``tries``
+    times; for each twin that replays the same history legally, report where ``seat``'s
+    phase, current player or legal actions differ from the real deal's."""
+    fixed = knowable(deal, seat)
+    for action in deal.history:
+        if 78 <= action < 156:
+            fixed |= BIT[action - 78]  # a discard (French and Austrian) names its card
+    real = _acting_view(deal, seat)
+    out: list[str] = []
+    for _ in range(tries):
+        twin = _twin(deal, fixed, rng)
+        if twin is None:
+            continue
+        if not _replay(twin, deal.history):
+            continue
+        seen = _acting_view(twin, seat)
+        for name, a, b in zip(("phase", "current_player", "legal_actions"), real, seen, strict=True):
+            if a != b:
+                out.append(f"seat {seat}'s {name} depends on hidden cards: {a} vs {b} in a twin deal")
+    return out
+
+
+def _shuffle_hidden(piles: list[int], fixed: int, rng: random.Random) -> list[int]:
+    hidden = [c for p in piles for c in CardSet(p & ~fixed)]
+    rng.shuffle(hidden)
+    out = []
+    for pile in piles:
+        keep = pile & fixed
+        need = (pile & ~fixed).bit_count()
+        for card in hidden[:need]:
+            keep |= BIT[card]
+        del hidden[:need]
+        out.append(keep)
+    return out
+
+
+def _twin(deal: Deal, fixed: int, rng: random.Random) -> Deal | None:
+    if isinstance(deal, DeadPlayerDeal):
+        inner = deal.inner
+        piles = _shuffle_hidden([*inner.initial_hands, inner.initial_chien], fixed, rng)
+        hands = [0] * 5
+        for i, s in enumerate(deal.seats):
+            hands[s] = piles[i]
+        return DeadPlayerDeal(deal.rules, deal.dealer, hands, piles[-1])
+    if isinstance(deal, FrenchDeal):
+        piles = _shuffle_hidden([*deal.initial_hands, deal.initial_chien], fixed, rng)
+        return FrenchDeal(deal.rules, deal.dealer, piles[:-1], piles[-1])
+    if isinstance(deal, AustrianDeal):
+        piles = _shuffle_hidden([*deal.initial_hands, *deal.talon], fixed, rng)
+        return AustrianDeal(deal.rules, deal.dealer, piles[:3], piles[3:])
+    return _two_player_twin(deal, fixed, rng)
+
+
+def _two_player_twin(deal: TwoPlayerDeal, fixed: int, rng: random.Random) -> TwoPlayerDeal:
+    slots = [c for seat in deal.initial_piles for p in seat for c in p if not fixed >> c & 1]
+    hidden = slots + [c for h in deal.initial_hands for c in CardSet(h & ~fixed)]
+    rng.shuffle(hidden)
+    it = iter(hidden)
+    piles = [[[c if fixed >> c & 1 else next(it) for c in p] for p in seat] for seat in deal.initial_piles]
+    hands = []
+    for h in deal.initial_hands:
+        keep = h & fixed
+        for _ in range((h & ~fixed).bit_count()):
+            keep |= BIT[next(it)]
+        hands.append(keep)
+    return TwoPlayerDeal(deal.rules, deal.dealer, hands, piles)
+
+
+def _replay(twin: Deal, history: list[int]) -> bool:
+    for action in history:
+        if twin.is_over() or action not in twin.legal_actions():
+            return False
+        twin.apply(action)
+    return True
+
+
+__all__ = ["PRIVATE_PHASES", "Scanner", "knowable", "scan_card_names", "scan_view", "twin_differences"]
