@@ -155,7 +155,7 @@ def test_a_card_not_held_is_refused_5_4() -> None:
 def test_non_actions_are_refused(action: object) -> None:
     deal = playing(PLAY_HANDS, PLAY_TALON)
     before = snapshot(deal)
-    with pytest.raises(IllegalActionError, match="not an Austrian action") as exc:
+    with pytest.raises(IllegalActionError, match="not an action of Austrian Tarock") as exc:
         deal.apply(action)  # type: ignore[arg-type]
     assert exc.value.rule == "actions" and snapshot(deal) == before
 

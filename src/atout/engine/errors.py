@@ -13,3 +13,10 @@ class IllegalActionError(ValueError):
         super().__init__(f"{message} ({rule})")
         self.rule = rule
         self.reason = message
+
+
+def not_an_action(action: object, game: str, other_class: type, other_game: str) -> IllegalActionError:
+    """The refusal of something that is not an action of ``game``, named exactly as given."""
+    if type(action) is other_class:
+        return IllegalActionError("actions", f"{action!r} is an action of {other_game}, not of {game}")
+    return IllegalActionError("actions", f"{action!r} is not an action of {game}")

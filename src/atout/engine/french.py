@@ -65,6 +65,7 @@ from atout.engine.actions import (
     MISERE_ACTIONS,
     MISERE_BASE,
     MISERE_NAMES,
+    N_ACTIONS,
     NO_CHELEM,
     NO_MISERE,
     NO_POIGNEE,
@@ -77,8 +78,9 @@ from atout.engine.actions import (
     Action,
     parse_action,
 )
+from atout.engine.austrian.actions import AustrianAction
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, deal_cards, seat_step
-from atout.engine.errors import IllegalActionError
+from atout.engine.errors import IllegalActionError, not_an_action
 from atout.engine.events import Event
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
@@ -467,6 +469,9 @@ class FrenchDeal:
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: int) -> None:
         """Apply the current player's action, or raise :class:`IllegalActionError` and change nothing."""
+        given = type(action)
+        if (given is not Action and given is not int) or not 0 <= action < N_ACTIONS:
+            raise not_an_action(action, "French Tarot", AustrianAction, "Austrian Tarock")
         phase = self.phase
         if phase is _PLAY:
             legal = self._legal if self._legal >= 0 else self.legal_play_mask()

@@ -60,14 +60,16 @@ from atout.engine.actions import (
     ACTIONS,
     ANNOUNCE_CHELEM,
     DISCARD_BASE,
+    N_ACTIONS,
     NO_CHELEM,
     PLAY_ACTIONS,
     Action,
     ActionKind,
     parse_action,
 )
+from atout.engine.austrian.actions import AustrianAction
 from atout.engine.deal import shuffled_deck
-from atout.engine.errors import IllegalActionError
+from atout.engine.errors import IllegalActionError, not_an_action
 from atout.engine.events import Event
 from atout.engine.french import excuse_exchange_card
 from atout.engine.phase import Phase
@@ -338,6 +340,9 @@ class TwoPlayerDeal:
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: int) -> None:
         """Apply the current player's action, or raise :class:`IllegalActionError` and change nothing."""
+        given = type(action)
+        if (given is not Action and given is not int) or not 0 <= action < N_ACTIONS:
+            raise not_an_action(action, "French Tarot", AustrianAction, "Austrian Tarock")
         if self.phase is _PLAY:
             if 0 <= action < DISCARD_BASE and self.legal_play_mask() >> action & 1:
                 self.history.append(action)

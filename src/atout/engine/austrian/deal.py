@@ -38,6 +38,7 @@ import random
 from collections.abc import Mapping
 
 from atout.cards import AUSTRIAN_DECK_MASK, BIT, KINGS_MASK, SUIT_MASKS, TRUMP, CardSet, card_name, nth_card
+from atout.engine.actions import Action
 from atout.engine.austrian.actions import (
     AUSTRIAN_ACTIONS,
     BID_BASE,
@@ -70,7 +71,7 @@ from atout.engine.austrian.cards import (
 from atout.engine.austrian.tricks import legal_cards, winning_card
 from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import seat_step
-from atout.engine.errors import IllegalActionError
+from atout.engine.errors import IllegalActionError, not_an_action
 from atout.engine.events import Event
 from atout.engine.phase import Phase
 from atout.engine.view import TrickView
@@ -303,34 +304,36 @@ class AustrianDeal:
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: int) -> None:
         """Apply the current player's action, or raise :class:`IllegalActionError` and change nothing."""
+        given = type(action)
+        if (given is not AustrianAction and given is not int) or not 0 <= action < N_AUSTRIAN_ACTIONS:
+            raise not_an_action(action, "Austrian Tarock", Action, "French Tarot")
         phase = self.phase
-        if isinstance(action, int) and 0 <= action < N_AUSTRIAN_ACTIONS:
-            if phase is _PLAY:
-                if action < DISCARD_BASE and self.legal_play_mask() >> action & 1:
-                    self.history.append(int(action))
-                    self._play(action)
-                    return
-            elif phase is _BIDDING:
-                index = action - BID_BASE
-                if index == 0 or self._highest[0] < index < len(BID_NAMES):
-                    self.history.append(int(action))
-                    self._bid(index)
-                    return
-            elif phase is _TALON:
-                if TALON_BASE <= action < GAME_BASE:
-                    self.history.append(int(action))
-                    self._take_half(action - TALON_BASE + 1)
-                    return
-            elif phase is _DISCARD:
-                card = action - DISCARD_BASE
-                if 0 <= card < DISCARD_BASE and self.discard_mask() >> card & 1:
-                    self.history.append(int(action))
-                    self._discard(card)
-                    return
-            elif phase is _GAME and action >= GAME_BASE:
+        if phase is _PLAY:
+            if action < DISCARD_BASE and self.legal_play_mask() >> action & 1:
                 self.history.append(int(action))
-                self._declare(GAME_TYPES[action - GAME_BASE])
+                self._play(action)
                 return
+        elif phase is _BIDDING:
+            index = action - BID_BASE
+            if index == 0 or self._highest[0] < index < len(BID_NAMES):
+                self.history.append(int(action))
+                self._bid(index)
+                return
+        elif phase is _TALON:
+            if TALON_BASE <= action < GAME_BASE:
+                self.history.append(int(action))
+                self._take_half(action - TALON_BASE + 1)
+                return
+        elif phase is _DISCARD:
+            card = action - DISCARD_BASE
+            if 0 <= card < DISCARD_BASE and self.discard_mask() >> card & 1:
+                self.history.append(int(action))
+                self._discard(card)
+                return
+        elif phase is _GAME and action >= GAME_BASE:
+            self.history.append(int(action))
+            self._declare(GAME_TYPES[action - GAME_BASE])
+            return
         raise self._explain_illegal(action)
 
     def play_out(self, rng: random.Random) -> None:
