@@ -1,4 +1,4 @@
-"""Every worked case of the shared rules-cases/scoring.json, scored through ``score --json``."""
+"""Every worked case of the rule book's scoring cases (tests/scoring/worked_cases.json), scored through ``score --json``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from atout.scoring import parse_summary, score, summary_to_json
 
-CASES_FILE = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules-cases" / "scoring.json"
+CASES_FILE = Path(__file__).with_name("worked_cases.json")
 
 
 def _load_cases() -> list[Any]:
