@@ -18,7 +18,7 @@ from atout.cards import ALL_CARDS, BIT, EXCUSE_MASK, NAMES, PETIT_MASK, TRUMPS_M
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.dead_player import DeadPlayerDeal
-from atout.engine.events import Event
+from atout.engine.events import Event, cards_shown, visible_to
 from atout.engine.french import FrenchDeal, is_petit_sec
 from atout.engine.two_player import TwoPlayerDeal
 from atout.engine.view import TrickView
@@ -54,27 +54,6 @@ _PLAIN_FIELDS = frozenset(  # the called card is named to all (RULES.md §4.3), 
         "own_pile_sizes",
         "opponent_pile_sizes",
         "chelem_announced_by",
-    }
-)
-_CARD_EVENTS = frozenset(
-    {"play", "discard", "discard_shown", "petit_imprenable", "turn_up", "partner", "alone"}
-)
-_MASK_EVENTS = frozenset({"chien", "petit_sec", "excuse_sec"})
-_PLAIN_EVENTS = frozenset(
-    {
-        "bid",
-        "call",
-        "all_passed",
-        "chelem",
-        "misere",
-        "partial_slam",
-        "trick",
-        "excuse_kept",
-        "excuse_settled",
-        "excuse_unpaid",
-        "talon_taken",
-        "game",
-        "end",
     }
 )
 
@@ -173,22 +152,6 @@ def _own_hand(deal: Deal, seat: int) -> int:
     return deal.hands[seat]
 
 
-def _event_cards(event: Event) -> Iterator[int] | None:
-    """The cards an event names, or ``None`` for a kind the scanner does not know."""
-    kind, data = event.kind, event.data
-    if kind in _CARD_EVENTS:
-        return iter((data,)) if isinstance(data, int) else iter(())
-    if kind in _MASK_EVENTS:
-        return iter(CardSet(data)) if isinstance(data, int) else iter(())
-    if kind in ("poignee", "talon_shown") and isinstance(data, tuple):
-        return iter(CardSet(data[1]))
-    if kind == "excuse_paid" and isinstance(data, tuple):
-        return iter((data[0],))
-    if kind in _PLAIN_EVENTS:
-        return iter(())
-    return None
-
-
 def _field_cards(name: str, value: object) -> Iterator[tuple[str, int]] | None:
     """``(where, card)`` for each card a view field shows, or ``None`` for an unknown field."""
     if value is None or name in _PLAIN_FIELDS:
@@ -243,13 +206,10 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
     events: tuple[Event, ...] = getattr(view, "events", ())
     for number in range(events_from, len(events)):
         event = events[number]
-        if event.visible_to is not None and event.visible_to != seat:
-            leaks.append(f"events[{number}] {event.kind} is private to seat {event.visible_to}")
-        event_cards = _event_cards(event)
-        if event_cards is None:
-            leaks.append(f"events[{number}] kind {event.kind!r} is not known to the scanner")
-            continue
-        for card in event_cards:
+        private = visible_to(event)
+        if private is not None and private != seat:
+            leaks.append(f"events[{number}] {event.kind} is private to seat {private}")
+        for card in CardSet(cards_shown(event)):
             if not allowed >> card & 1:
                 leaks.append(f"events[{number}] {event.kind} shows {NAMES[card]}: hidden from seat {seat}")
     leaks.extend(_scan_partner(deal, seat, view, allowed))

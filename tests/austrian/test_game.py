@@ -7,6 +7,7 @@ import random
 import pytest
 
 from atout.engine.errors import IllegalActionError
+from atout.engine.events import GameDeclared
 from atout.engine.phase import Phase
 from atout.scoring.austrian import declarer_wins
 
@@ -21,7 +22,7 @@ def test_game_is_declared_after_the_exchange_5_3() -> None:
     assert deal.phase is Phase.GAME and deal.current_player == 1
     assert [str(a) for a in deal.legal_actions()] == ["36_or_more", "35_or_less"]
     run(deal, "35_or_less")
-    assert deal.game_type == "35_or_less" and deal.events[-1][:3] == ("game", 1, "35_or_less")
+    assert deal.game_type == "35_or_less" and deal.events[-1] == GameDeclared(1, "35_or_less")
     # play then starts with forehand, not the declarer
     assert deal.phase is Phase.PLAY and deal.current_player == 0
 
@@ -38,7 +39,7 @@ def test_solo_declares_its_game_before_play_5_3() -> None:
 def test_without_game_2_there_is_no_declaration_6_2_a5() -> None:
     deal = run(build(austrian_allow_game2=False), "solo", "pass", "pass")
     assert deal.phase is Phase.PLAY and deal.game_type == "36_or_more"
-    assert deal.events[-1][:3] == ("game", 0, "36_or_more")
+    assert deal.events[-1] == GameDeclared(0, "36_or_more")
     assert len(deal.history) == 3  # no decision was taken
     deal.play_out(random.Random(0))
     assert deal.summary is not None and deal.summary.game_type == "36_or_more"

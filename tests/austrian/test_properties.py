@@ -16,6 +16,7 @@ from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.austrian.invariants import broken_invariants
 from atout.engine.austrian.view import AustrianView
 from atout.engine.errors import IllegalActionError
+from atout.engine.events import cards_shown
 from atout.rules import Rules
 from atout.scoring import check_summary, parse_summary, score, summary_to_json
 
@@ -121,12 +122,7 @@ def mentioned_cards(view: AustrianView) -> int:
     """Every card a view names anywhere."""
     mask = view.hand | (view.first_half or 0) | (view.second_half or 0) | view.discard | view.played()
     for event in view.events:
-        if event.kind in ("play", "discard", "discard_shown"):
-            assert isinstance(event.data, int)
-            mask |= 1 << event.data
-        elif event.kind == "talon_shown":
-            assert isinstance(event.data, tuple)
-            mask |= event.data[1]
+        mask |= cards_shown(event)
     return mask
 
 

@@ -11,6 +11,7 @@ import pytest
 from atout.cards import AUSTRIAN_DECK_MASK, JACKS_MASK
 from atout.engine.austrian.cards import austrian_points
 from atout.engine.austrian.deal import AustrianDeal
+from atout.engine.events import DealEnded
 from atout.scoring import check_summary, parse_summary, score, summary_to_json
 from atout.scoring.austrian import austrian_value, declarer_wins
 
@@ -56,7 +57,7 @@ def test_the_engine_ends_with_a_summary_scored_by_score_austrian_9() -> None:
     assert (summary.declarer, summary.bid, summary.talon_half) == (0, "threesome", 2)
     assert summary.points == austrian_points(deal.declarer_pile())
     assert score(summary) == deal.scores() == score(parse_summary(summary_to_json(summary)))
-    assert deal.events[-1].kind == "end" and deal.events[-1].data == summary
+    assert deal.events[-1].kind == "end" and deal.events[-1] == DealEnded(None, summary)
 
 
 def test_solo_summary_has_no_talon_half_9() -> None:

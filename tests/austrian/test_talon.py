@@ -9,6 +9,7 @@ import pytest
 from atout.cards import card_name
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.errors import IllegalActionError
+from atout.engine.events import TalonShown, visible_to
 from atout.engine.phase import Phase
 
 from .conftest import build, mask, names, run, snapshot
@@ -28,7 +29,7 @@ def test_threesome_turns_up_the_first_half_for_all_5_3() -> None:
     for seat in range(3):
         view = deal.view(seat)
         assert view.first_half == mask(TALON[0]) and view.second_half is None
-        assert ("talon_shown", 0, (1, mask(TALON[0]))) == view.events[-1][:3]
+        assert TalonShown(0, 1, mask(TALON[0])) == view.events[-1]
 
 
 def test_accepting_the_first_half_adds_it_to_the_hand_5_3() -> None:
@@ -46,7 +47,7 @@ def test_taking_the_second_half_shows_it_to_the_declarer_only_5_3() -> None:
     assert deal.view(0).second_half == mask(TALON[1])
     assert deal.view(1).second_half is None and deal.view(2).second_half is None
     private = deal.events[-1]
-    assert private.kind == "talon_shown" and private.visible_to == 0
+    assert private.kind == "talon_seen" and visible_to(private) == 0
     assert private not in deal.view(1).events
 
 
@@ -93,7 +94,7 @@ def test_trumps_discarded_go_face_up_other_discards_face_down_5_3() -> None:
         view = deal.view(seat)
         assert view.discard == mask("T10 T1")
         assert [e.kind for e in view.events if e.kind.startswith("discard")] == ["discard_shown"] * 2
-    assert [card_name(e.data) for e in deal.events if e.kind == "discard"] == ["T10", "7S", "T1"]
+    assert [card_name(e.card) for e in deal.events if e.kind == "discard"] == ["T10", "7S", "T1"]
 
 
 def test_second_half_visible_shows_both_halves_before_the_choice_6_2_a3() -> None:

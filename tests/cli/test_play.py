@@ -69,19 +69,19 @@ def test_a_taker_calls_discards_and_declares_then_plays_to_the_end(atout: Any) -
 
 def test_narration_speaks_to_you_in_the_second_person() -> None:
     from atout.cli.render import describe_event
-    from atout.engine import Event
+    from atout.engine.events import Call, ChelemDecided, DiscardShown, ExcuseKept
 
     lines = {
-        kind: describe_event(Event(kind, 0, data), you=0)
-        for kind, data in [("call", 13), ("chelem", True), ("discard_shown", 60), ("excuse_kept", 2)]
+        event.kind: describe_event(event, you=0)
+        for event in (Call(0, 13), ChelemDecided(0, True), DiscardShown(0, 60), ExcuseKept(0, 2))
     }
     assert all(line is not None and line.startswith("You ") for line in lines.values())
     assert lines["call"] is not None and lines["call"].startswith("You call ")
     assert lines["chelem"] == "You announce a [bold]chelem[/]!"
     assert lines["discard_shown"] is not None and lines["discard_shown"].startswith("You put the trump ")
     assert lines["excuse_kept"] == "You keep the Excuse and owe a low card to Seat 2."
-    assert describe_event(Event("call", 1, 13), you=0) == describe_event(Event("call", 1, 13))
-    assert str(describe_event(Event("excuse_kept", 1, 0), you=0)).endswith(
+    assert describe_event(Call(1, 13), you=0) == describe_event(Call(1, 13))
+    assert str(describe_event(ExcuseKept(1, 0), you=0)).endswith(
         "keeps the Excuse and owes a low card to You."
     )
 

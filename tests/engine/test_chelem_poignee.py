@@ -9,6 +9,7 @@ import pytest
 from atout.cards import EXCUSE, EXCUSE_MASK, TRUMPS_MASK, CardSet, card_name
 from atout.engine import FrenchDeal, IllegalActionError, Phase
 from atout.engine.actions import POIGNEE_ACTIONS
+from atout.engine.events import visible_to
 
 from .conftest import MakeDeal
 
@@ -140,7 +141,7 @@ def test_a_lower_poignee_may_be_declared_and_extra_trumps_stay_hidden_3_7(
     assert (seat, level) == (0, 1)
     assert shown.bit_count() == 10 and shown & ~deal.hands[0] == 0
     event = next(e for e in deal.events if e.kind == "poignee")
-    assert event.visible_to is None and event.data == ("simple", shown)
+    assert visible_to(event) is None and (event.level, event.cards) == ("simple", shown)
     assert deal.phase is Phase.PLAY and deal.current_player == 0
 
 

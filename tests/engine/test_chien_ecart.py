@@ -8,6 +8,7 @@ import pytest
 
 from atout.cards import TRUMPS_MASK, CardSet, card_name, parse_card
 from atout.engine import FrenchDeal, IllegalActionError, Phase
+from atout.engine.events import ChienShown, visible_to
 
 from .conftest import MakeDeal
 
@@ -24,7 +25,7 @@ def test_chien_is_shown_to_all_and_taken_in_petite_and_garde_3_5(make_deal: Make
     assert deal.phase is Phase.DISCARD and deal.discards_left == 6
     assert deal.hands[0].bit_count() == 24
     chien = CardSet.parse("1C 2C 3C 4C 5C 6C").mask
-    assert any(e.kind == "chien" and e.data == chien and e.visible_to is None for e in deal.events)
+    assert any(e == ChienShown(None, chien) and visible_to(e) is None for e in deal.events)
     assert all(deal.view(s).chien == chien for s in range(4))
 
 
@@ -50,7 +51,7 @@ def test_trumps_are_discarded_only_when_forced_and_shown_3_5(make_deal: MakeDeal
     assert legal == {"1S", "1H"} | {f"T{n}" for n in range(5, 21)}
     act(deal, "discard T5")
     shown = [e for e in deal.events if e.kind == "discard_shown"]
-    assert [card_name(e.data) for e in shown] == ["T5"] and shown[0].visible_to is None  # type: ignore[arg-type]
+    assert [card_name(e.card) for e in shown] == ["T5"] and visible_to(shown[0]) is None
     act(deal, "discard T6", "discard T7", "discard T8", "discard 1S", "discard 1H")
     assert deal.phase is Phase.CHELEM
     assert deal.view(1).ecart == deal.ecart & TRUMPS_MASK  # others see only the face-up trumps
@@ -72,7 +73,7 @@ def test_discards_are_private_to_the_taker_3_5(make_deal: MakeDeal, act: Act) ->
     deal = make_deal(chien="1C 2C 3C 4C 5C 6C")
     act(deal, "garde", "pass", "pass", "pass", "discard 1C")
     private = [e for e in deal.events if e.kind == "discard"]
-    assert private[0].visible_to == 0
+    assert visible_to(private[0]) == 0
     assert all(e.kind != "discard" for e in deal.view(1).events)
 
 

@@ -9,6 +9,7 @@ import pytest
 from atout.cards import ALL_CARDS
 from atout.engine import Phase
 from atout.engine.dead_player import DeadPlayerDeal
+from atout.engine.events import visible_to
 from atout.games import broken_invariants, new_deal, next_dealer
 from atout.records import read_record, replay, write_record
 from atout.rules import Rules, RulesError
@@ -69,7 +70,7 @@ def test_the_dead_player_sees_only_what_is_public_4_3_b() -> None:
     while not deal.is_over():
         view = deal.view(1)
         assert view.hand == 0 and view.legal_actions == ()
-        assert all(e.visible_to is None for e in view.events)
+        assert all(visible_to(e) is None for e in view.events)
         if deal.phase is Phase.PLAY and deal.inner.taker >= 0:
             assert view.ecart & ~deal.inner.ecart == 0
         deal.apply(rng.choice(deal.legal_actions()))

@@ -8,6 +8,7 @@ import pytest
 
 from atout.cards import EXCUSE, EXCUSE_MASK, CardSet, card_name, parse_card
 from atout.engine import FrenchDeal, IllegalActionError, Phase
+from atout.engine.events import visible_to
 from atout.engine.french import excuse_exchange_card
 
 from .conftest import MakeDeal
@@ -40,7 +41,10 @@ def test_excuse_returns_to_its_side_against_a_low_card_3_9(make_deal: MakeDeal, 
     assert deal.trick_winners == [2, 0]
     assert deal.won[1] == EXCUSE_MASK  # the Excuse returns to its player
     paid = [e for e in deal.events if e.kind == "excuse_paid"]
-    assert len(paid) == 1 and paid[0].data == (parse_card("T8"), 0)  # the defence's lowest trump
+    assert len(paid) == 1 and (paid[0].card, paid[0].to) == (
+        parse_card("T8"),
+        0,
+    )  # the defence's lowest trump
     assert deal.won[0] == CardSet.parse("T5 T9 T21 T8").mask
     assert deal.won[2] == CardSet.parse("1S T10 T15").mask
 
@@ -52,7 +56,7 @@ def test_debt_is_deferred_until_the_side_wins_a_trick_3_9(make_deal: MakeDeal, a
     assert deal.won[0].bit_count() == 3
     act(deal, "1S", "T10", "T15", "T9")  # now the defence wins a trick and pays at once
     paid = [e for e in deal.events if e.kind == "excuse_paid"]
-    assert paid and paid[0].data == (parse_card("T9"), 0)
+    assert paid and (paid[0].card, paid[0].to) == (parse_card("T9"), 0)
     assert deal.won[0].bit_count() == 4
 
 
@@ -115,7 +119,7 @@ def test_five_player_excuse_reveals_no_side_and_settles_later_3_9(make_deal: Mak
     assert deal.partner == 2
     act(deal, "T21", "T2", "EX", "T10", "T14")
     kept = [e for e in deal.events if e.kind == "excuse_kept"]
-    assert len(kept) == 1 and kept[0].visible_to is None  # the same event as between sides
+    assert len(kept) == 1 and visible_to(kept[0]) is None  # the same event as between sides
     assert "excuse_settled" not in kinds(deal) and deal.view(1).partner is None
     act(deal, "10H", "1H", "KH")  # the partner shows himself
     assert deal.view(1).partner == 2

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from atout.cards import ALL_CARDS, TRUMPS_MASK
 from atout.engine import ACTIONS, FrenchDeal, IllegalActionError, Phase, SeatView
+from atout.engine.events import cards_shown
 from atout.engine.invariants import broken_invariants
 from atout.records import read_record, replay, write_record
 from atout.rules import Rules
@@ -128,19 +129,7 @@ def mentioned_cards(view: SeatView) -> int:
         for _, card in trick.plays:
             mask |= 1 << card
     for event in view.events:
-        data = event.data
-        if event.kind in ("play", "discard", "discard_shown", "partner", "alone"):
-            assert isinstance(data, int)
-            mask |= 1 << data
-        elif event.kind in ("chien", "petit_sec"):
-            assert isinstance(data, int)
-            mask |= data
-        elif event.kind == "poignee":
-            assert isinstance(data, tuple)
-            mask |= data[1]
-        elif event.kind == "excuse_paid":
-            assert isinstance(data, tuple)
-            mask |= 1 << data[0]
+        mask |= cards_shown(event)
     return mask
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from atout.cards import PETIT, PETIT_MASK, CardSet, card_name
 from atout.engine import FrenchDeal, IllegalActionError, Phase
+from atout.engine.events import PetitImprenable, visible_to
 from atout.scoring import score
 
 from .conftest import MakeDeal
@@ -56,7 +57,7 @@ def test_petit_imprenable_replaces_the_cancellation_7_v3(make_deal: MakeDeal) ->
 def test_petit_imprenable_is_declared_before_the_first_trick_7_v3(make_deal: MakeDeal, act: Act) -> None:
     deal = imprenable(make_deal, act)
     events = [e for e in deal.events if e.kind == "petit_imprenable"]
-    assert [(e.seat, e.data, e.visible_to) for e in events] == [(1, PETIT, None)]
+    assert events == [PetitImprenable(1)] and visible_to(events[0]) is None
 
 
 def test_petit_imprenable_declared_when_played_variant_7_v3(make_deal: MakeDeal, act: Act) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from atout.cards import BIT, EXCUSE, EXCUSE_MASK, PETIT, CardSet, half_points, parse_card
 from atout.engine import Phase
+from atout.engine.events import ChelemDecided, ExcuseKept, ExcusePaid, ExcuseUnpaid
 from atout.engine.two_player import TwoPlayerDeal
 from atout.rules import Rules
 from atout.scoring import check_summary
@@ -41,9 +42,9 @@ def test_excuse_is_kept_against_a_half_point_card_3_9() -> None:
     assert deal.trick_winners == [0, 1]
     assert deal.won[0] == CardSet.parse("2S EX").mask
     assert deal.won[1] == CardSet.parse("KH 1S").mask
-    assert [e[:3] for e in deal.events if e.kind.startswith("excuse")] == [
-        ("excuse_kept", 0, 1),
-        ("excuse_paid", 0, (parse_card("1S"), 1)),
+    assert [e for e in deal.events if e.kind.startswith("excuse")] == [
+        ExcuseKept(0, 1),
+        ExcusePaid(0, parse_card("1S"), 1),
     ]
 
 
@@ -53,7 +54,7 @@ def test_excuse_debt_is_deferred_until_its_owner_wins_a_trick_3_9() -> None:
     assert deal.won[0] == EXCUSE_MASK and "excuse_kept" in kinds(deal) and "excuse_paid" not in kinds(deal)
     assert deal.won[1] == BIT[parse_card("KH")]
     run(deal, "1S", "2S")
-    assert deal.events[-1][:3] == ("excuse_paid", 0, (parse_card("1S"), 1))
+    assert deal.events[-1] == ExcusePaid(0, parse_card("1S"), 1)
     assert deal.won[0] == CardSet.parse("EX 2S").mask
 
 
@@ -94,7 +95,7 @@ def test_unpaid_excuse_counts_4_points_and_the_half_goes_to_the_winner_3_11_4_4(
     deal.apply(deal.legal_actions()[0])
     run(deal, "EX")
     finish(deal)
-    assert deal.events[-2][:3] == ("excuse_unpaid", 0, 1)
+    assert deal.events[-2] == ExcuseUnpaid(0, 1)
     summary = deal.summary
     assert summary is not None and summary.half_points == (9, 173) and summary.oudlers == (1, 2)
     # 86.5 with 2 bouts: the half point goes to the winner, 87 - 41 = 46
@@ -113,7 +114,7 @@ def test_undecided_half_point_of_an_unpaid_excuse_goes_to_its_creditor_3_11_4_4(
     finish(deal)
     assert deal.trick_winners.count(1) == 5
     assert (half_points(deal.won[1]), half_points(deal.won[0])) == (81, 101)
-    assert ("excuse_unpaid", 1, 0) in [e[:3] for e in deal.events]
+    assert ExcuseUnpaid(1, 0) in deal.events
     summary = deal.summary
     assert summary is not None and summary.half_points == (102, 80)  # 51 for seat 0: juste fait
     check_summary(summary)
@@ -187,7 +188,7 @@ def test_non_dealer_decides_first_then_the_dealer_and_the_announcer_leads_3_6() 
     assert deal.phase is Phase.CHELEM and deal.current_player == 0
     run(deal, "chelem")
     assert deal.phase is Phase.PLAY and deal.current_player == 0 and deal.chelem_announced_by == 0
-    assert [e[:3] for e in deal.events] == [("chelem", 1, False), ("chelem", 0, True)]
+    assert deal.events == [ChelemDecided(1, False), ChelemDecided(0, True)]
 
 
 def test_a_non_dealer_announcement_ends_the_decisions_3_6() -> None:

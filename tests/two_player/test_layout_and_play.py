@@ -11,6 +11,7 @@ import pytest
 from atout.cards import BIT, CardSet, parse_card
 from atout.engine import ACTIONS, IllegalActionError, Phase
 from atout.engine.actions import BID_ACTIONS, DISCARD_BASE, NO_CHELEM, POIGNEE_ACTIONS
+from atout.engine.events import TurnedUp
 from atout.engine.two_player import TwoPlayerDeal, deal_layout
 from atout.rules import Rules, RulesError
 
@@ -137,7 +138,7 @@ def test_card_beneath_is_turned_up_at_the_end_of_the_trick_4_4() -> None:
     assert not [e for e in deal.events if e.kind == "turn_up"]
     run(deal, "1S")
     assert deal.tops[1] & BIT[beneath]
-    assert deal.events[-1][:3] == ("turn_up", 1, beneath)
+    assert deal.events[-1] == TurnedUp(1, beneath)
     assert deal.view(0).opponent_tops[0] == beneath
 
 

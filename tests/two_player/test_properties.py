@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from atout.cards import BIT, EXCUSE_MASK
 from atout.engine import ACTIONS, IllegalActionError, TwoPlayerDeal, TwoPlayerView
+from atout.engine.events import cards_shown
 from atout.engine.invariants import broken_invariants
 from atout.rules import Rules
 from atout.scoring import check_summary, score
@@ -101,12 +102,7 @@ def mentioned_cards(view: TwoPlayerView) -> int:
         if card is not None:
             mask |= BIT[card]
     for event in view.events:
-        if event.kind in ("play", "turn_up"):
-            assert isinstance(event.data, int)
-            mask |= BIT[event.data]
-        elif event.kind == "excuse_paid":
-            assert isinstance(event.data, tuple)
-            mask |= BIT[event.data[0]]
+        mask |= cards_shown(event)
     return mask
 
 

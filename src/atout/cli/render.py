@@ -3,7 +3,35 @@
 from __future__ import annotations
 
 from atout.cards import PETIT, SUIT_OF, CardSet, card_name, cards_of
-from atout.engine.events import Event
+from atout.engine.events import (
+    AllPassed,
+    Bid,
+    Call,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    DealEnded,
+    Discard,
+    DiscardShown,
+    Event,
+    ExcuseKept,
+    ExcusePaid,
+    ExcuseSecShown,
+    ExcuseUnpaid,
+    GameDeclared,
+    MisereAnnounced,
+    PartialSlamAnnounced,
+    PartnerRevealed,
+    PetitImprenable,
+    PetitSecShown,
+    PoigneeShown,
+    TakerAlone,
+    TalonSeen,
+    TalonShown,
+    TalonTaken,
+    TrickWon,
+    TurnedUp,
+)
 from atout.scoring import AustrianSummary, Summary, TwoPlayerSummary, contract_made, declarer_wins
 from atout.scoring.summary import two_player_winner
 
@@ -35,79 +63,62 @@ def seat_name(seat: int | None, you: int | None = None) -> str:
 def describe_event(event: Event, you: int | None = None) -> str | None:
     """One line of narration for an event, or ``None`` for those not worth a line."""
     who = seat_name(event.seat, you)
-    kind, data = event.kind, event.data
-    if kind == "petit_sec":
-        assert isinstance(data, int)
-        return f"{who} {_verb(who, 'has', 'have')} the Petit alone (petit sec): {cards_markup(data)}. The deal is cancelled."
-    if kind == "bid":
-        verb = ("pass", "bid") if who == "You" else ("passes", "bids")
-        return (
-            f"{who} {verb[0]}."
-            if data == "pass"
-            else f"{who} {verb[1]} [bold]{str(data).replace('_', ' ')}[/]."
-        )
-    if kind == "all_passed":
-        return "Everyone passed: the deal is cancelled."
-    if kind == "call":
-        assert isinstance(data, int)
-        return f"{who} {_verb(who, 'calls', 'call')} {card_markup(data)}."
-    if kind == "chien":
-        assert isinstance(data, int)
-        return f"The chien: {cards_markup(data)}"
-    if kind == "discard":
-        assert isinstance(data, int)
-        return f"{who} discard{'' if who == 'You' else 's'} {card_markup(data)}."
-    if kind == "discard_shown":
-        assert isinstance(data, int)
-        return f"{who} {_verb(who, 'puts', 'put')} the trump {card_markup(data)} in the écart, face up."
-    if kind == "chelem":
-        return f"{who} {_verb(who, 'announces', 'announce')} a [bold]chelem[/]!" if data else None
-    if kind == "poignee":
-        assert isinstance(data, tuple)
-        level, shown = data
-        return f"{who} {_verb(who, 'shows', 'show')} a {level} poignée: {cards_markup(shown)}"
-    if kind == "play":
-        assert isinstance(data, int)
-        return f"{who} play{'' if who == 'You' else 's'} {card_markup(data)}"
-    if kind == "excuse_sec":
-        return f"{who} {'have' if who == 'You' else 'has'} the Excuse as only trump and cancel{'' if who == 'You' else 's'} the deal."
-    if kind == "petit_imprenable":
-        return (
-            f"{who} {'have' if who == 'You' else 'has'} a petit imprenable: the Petit plays like the Excuse."
-        )
-    if kind == "misere":
-        return f"{who} declare{'' if who == 'You' else 's'} a misère ({str(data).replace('_', ' ')})."
-    if kind == "partial_slam":
-        return f"{who} announce{'' if who == 'You' else 's'} a partial slam."
-    if kind == "alone":
-        return f"{who} called {'yourself' if who == 'You' else 'himself'}: the taker plays alone."
-    if kind == "partner":
-        return f"{who} {'are' if who == 'You' else 'is'} the called partner."
-    if kind == "trick":
-        assert isinstance(data, int)
-        return f"Trick {data + 1} goes to {who}."
-    if kind == "excuse_kept":
-        assert isinstance(data, int)
-        return f"{who} {_verb(who, 'keeps', 'keep')} the Excuse and {_verb(who, 'owes', 'owe')} a low card to {seat_name(data, you)}."
-    if kind == "excuse_paid":
-        assert isinstance(data, tuple)
-        card, to = data
-        return f"For the Excuse, {card_markup(card)} goes to {seat_name(to, you)}."
-    if kind == "talon_shown":
-        assert isinstance(data, tuple)
-        half, cards = data
-        return f"Talon half {half}: {cards_markup(cards)}"
-    if kind == "talon_taken":
-        return f"{who} take{'' if who == 'You' else 's'} talon half {data}."
-    if kind == "game":
-        return f"{who} declare{'' if who == 'You' else 's'} game {'1: 36 or more' if data == '36_or_more' else '2: 35 or less'}."
-    if kind == "turn_up":
-        assert isinstance(data, int)
-        return f"{who} turn{'' if who == 'You' else 's'} up {card_markup(data)}."
-    if kind == "excuse_unpaid":
-        return f"{who} could not pay the low card owed for the Excuse."
-    if kind == "end" and data is not None:
-        return summary_line(data)  # type: ignore[arg-type]
+    you_ = who == "You"
+    s = "" if you_ else "s"
+    match event:
+        case PetitSecShown(cards=cards):
+            return f"{who} {_verb(who, 'has', 'have')} the Petit alone (petit sec): {cards_markup(cards)}. The deal is cancelled."
+        case Bid(bid=bid):
+            verb = ("pass", "bid") if you_ else ("passes", "bids")
+            return (
+                f"{who} {verb[0]}." if bid == "pass" else f"{who} {verb[1]} [bold]{bid.replace('_', ' ')}[/]."
+            )
+        case AllPassed():
+            return "Everyone passed: the deal is cancelled."
+        case Call(card=card):
+            return f"{who} {_verb(who, 'calls', 'call')} {card_markup(card)}."
+        case ChienShown(cards=cards):
+            return f"The chien: {cards_markup(cards)}"
+        case Discard(card=card):
+            return f"{who} discard{s} {card_markup(card)}."
+        case DiscardShown(card=card):
+            return f"{who} {_verb(who, 'puts', 'put')} the trump {card_markup(card)} in the écart, face up."
+        case ChelemDecided(announced=announced):
+            return f"{who} {_verb(who, 'announces', 'announce')} a [bold]chelem[/]!" if announced else None
+        case PoigneeShown(level=level, cards=cards):
+            return f"{who} {_verb(who, 'shows', 'show')} a {level} poignée: {cards_markup(cards)}"
+        case CardPlayed(card=card):
+            return f"{who} play{s} {card_markup(card)}"
+        case ExcuseSecShown():
+            return f"{who} {_verb(who, 'has', 'have')} the Excuse as only trump and cancel{s} the deal."
+        case PetitImprenable():
+            return f"{who} {_verb(who, 'has', 'have')} a petit imprenable: the Petit plays like the Excuse."
+        case MisereAnnounced(misere=misere):
+            return f"{who} declare{s} a misère ({misere.replace('_', ' ')})."
+        case PartialSlamAnnounced():
+            return f"{who} announce{s} a partial slam."
+        case TakerAlone():
+            return f"{who} called {'yourself' if you_ else 'himself'}: the taker plays alone."
+        case PartnerRevealed():
+            return f"{who} {_verb(who, 'is', 'are')} the called partner."
+        case TrickWon(number=number):
+            return f"Trick {number + 1} goes to {who}."
+        case ExcuseKept(winner=winner):
+            return f"{who} {_verb(who, 'keeps', 'keep')} the Excuse and {_verb(who, 'owes', 'owe')} a low card to {seat_name(winner, you)}."
+        case ExcusePaid(card=card, to=to):
+            return f"For the Excuse, {card_markup(card)} goes to {seat_name(to, you)}."
+        case TalonShown(half=half, cards=cards) | TalonSeen(half=half, cards=cards):
+            return f"Talon half {half}: {cards_markup(cards)}"
+        case TalonTaken(half=half):
+            return f"{who} take{s} talon half {half}."
+        case GameDeclared(game=game):
+            return f"{who} declare{s} game {'1: 36 or more' if game == '36_or_more' else '2: 35 or less'}."
+        case TurnedUp(card=card):
+            return f"{who} turn{s} up {card_markup(card)}."
+        case ExcuseUnpaid():
+            return f"{who} could not pay the low card owed for the Excuse."
+        case DealEnded(summary=summary) if summary is not None:
+            return summary_line(summary)
     return None
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from atout.cards import TRUMPS_MASK, CardSet
 from atout.engine.actions import Action
-from atout.engine.events import Event
+from atout.engine.events import PRIVATE_KINDS, SEAT_FIELDS, Event
 from atout.engine.french import FrenchDeal
 from atout.engine.phase import Phase
 from atout.engine.view import SeatView, TrickView
@@ -175,16 +175,16 @@ class DeadPlayerDeal:
         return [self._event(e) for e in self.inner.events]
 
     def _event(self, event: Event) -> Event:
-        seat = None if event.seat is None else self.outer(event.seat)
-        visible = None if event.visible_to is None else self.outer(event.visible_to)
-        data = event.data
-        if event.kind in ("excuse_kept", "excuse_settled") and isinstance(data, int):
-            data = self.outer(data)
-        elif event.kind == "excuse_paid" and isinstance(data, tuple):
-            data = (data[0], self.outer(data[1]))
-        elif event.kind == "end":
-            data = self.summary
-        return Event(event.kind, seat, data, visible)
+        """An inner event in table seats (the summary in table seats too)."""
+        if event.kind == "end":
+            return event._replace(summary=self.summary)
+        out = self.outer
+        changes = {
+            name: out(value)
+            for name, value in zip(event._fields, event, strict=True)
+            if name in SEAT_FIELDS and isinstance(value, int)
+        }
+        return event._replace(**changes)  # type: ignore[arg-type]
 
     def view(self, seat: int) -> SeatView:
         """What a table seat may know; the dead player sees what is public."""
@@ -195,7 +195,7 @@ class DeadPlayerDeal:
             # the dead player sees what is public: a player's view less his cards and secrets
             ecart = self.inner.ecart if self.inner.is_over() else self.inner.ecart & TRUMPS_MASK
             base = dataclasses.replace(self.inner.view(0), hand=0, legal_actions=(), ecart=ecart)
-            events = tuple(self._event(e) for e in self.inner.events if e.visible_to is None)
+            events = tuple(self._event(e) for e in self.inner.events if e.kind not in PRIVATE_KINDS)
             return self._outer_view(base, seat, events)
         view = self.inner.view(inner_seat)
         return self._outer_view(view, seat, tuple(self._event(e) for e in view.events))

@@ -81,7 +81,31 @@ from atout.engine.actions import (
 from atout.engine.austrian.actions import AustrianAction
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, deal_cards, seat_step
 from atout.engine.errors import IllegalActionError, not_an_action
-from atout.engine.events import Event
+from atout.engine.events import (
+    PRIVATE_KINDS,
+    AllPassed,
+    Bid,
+    Call,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    DealEnded,
+    Discard,
+    DiscardShown,
+    Event,
+    ExcuseKept,
+    ExcusePaid,
+    ExcuseSecShown,
+    ExcuseSettled,
+    MisereAnnounced,
+    PartialSlamAnnounced,
+    PartnerRevealed,
+    PetitImprenable,
+    PetitSecShown,
+    PoigneeShown,
+    TakerAlone,
+    TrickWon,
+)
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
 from atout.engine.view import SeatView, TrickView
@@ -571,7 +595,7 @@ class FrenchDeal:
                     self._imprenable = seat
                     self._suitless = EXCUSE_MASK | PETIT_MASK
                     continue
-                self._log.append(Event("petit_sec", seat, hand, None))
+                self._log.append(PetitSecShown(seat, hand))
                 self._end(f"petit sec: seat {seat} shows the Petit alone; the deal is cancelled")
                 return
 
@@ -587,7 +611,7 @@ class FrenchDeal:
     def _decide_excuse_sec(self, show: bool) -> None:
         seat = self._excuse_sec_pending.pop(0)
         if show:
-            self._log.append(Event("excuse_sec", seat, EXCUSE_MASK, None))
+            self._log.append(ExcuseSecShown(seat))
             self._end(f"excuse sec: seat {seat} shows the Excuse alone; the deal is cancelled")
         elif self._excuse_sec_pending:
             self.current_player = self._excuse_sec_pending[0]
@@ -601,13 +625,13 @@ class FrenchDeal:
         self.bids.append((seat, name))
         if index:
             self._highest_bid = index
-        self._log.append(Event("bid", seat, name, None))
+        self._log.append(Bid(seat, name))
         if len(self.bids) < self.n:
             self.current_player = self._bid_order[len(self.bids)]
             return
         best = max(range(self.n), key=lambda i: BID_NAMES.index(self.bids[i][1]))
         if self.bids[best][1] == "pass":
-            self._log.append(Event("all_passed", None, None, None))
+            self._log.append(AllPassed())
             self._end("all passed; the deal is cancelled")
             return
         self.taker, self.contract = self.bids[best]
@@ -619,7 +643,7 @@ class FrenchDeal:
 
     def _call(self, card: int) -> None:
         self.called_card = card
-        self._log.append(Event("call", self.taker, card, None))
+        self._log.append(Call(self.taker, card))
         holder = next((s for s in range(self.n) if self.hands[s] >> card & 1), -1)
         self.partner = holder if holder != self.taker else -1
         self._reveal_card = card
@@ -627,7 +651,7 @@ class FrenchDeal:
 
     def _after_call(self) -> None:
         if self.contract in ("petite", "pousse", "garde"):
-            self._log.append(Event("chien", None, self.chien, None))
+            self._log.append(ChienShown(None, self.chien))
             if self.called_card >= 0 and self.chien >> self.called_card & 1:
                 self._sides_public = True
                 self._reveal_card = -1
@@ -648,9 +672,9 @@ class FrenchDeal:
         bit = BIT[card]
         self.hands[self.taker] ^= bit
         self.ecart |= bit
-        self._log.append(Event("discard", self.taker, card, self.taker))
+        self._log.append(Discard(self.taker, card))
         if bit & TRUMPS_MASK:
-            self._log.append(Event("discard_shown", self.taker, card, None))
+            self._log.append(DiscardShown(self.taker, card))
         self.discards_left -= 1
         if not self.discards_left:
             self.phase = _CHELEM
@@ -658,12 +682,12 @@ class FrenchDeal:
     def _announce_chelem(self, announced: bool, partial: bool = False) -> None:
         self.chelem_announced = announced
         self.partial_slam_announced = partial
-        self._log.append(Event("chelem", self.taker, announced, None))
+        self._log.append(ChelemDecided(self.taker, announced))
         if partial:
-            self._log.append(Event("partial_slam", self.taker, True, None))
+            self._log.append(PartialSlamAnnounced(self.taker))
         rules = self.rules
         if self._imprenable >= 0 and rules.petit_imprenable_timing == "before_first_trick":
-            self._log.append(Event("petit_imprenable", self._imprenable, PETIT, None))
+            self._log.append(PetitImprenable(self._imprenable))
         if (announced and rules.chelem_announcer_leads) or rules.first_leader == "taker":
             leader = self.taker
         else:
@@ -699,7 +723,7 @@ class FrenchDeal:
         seat = self.current_player
         if kind != "none":
             self.misere.append((seat, kind))
-            self._log.append(Event("misere", seat, kind, None))
+            self._log.append(MisereAnnounced(seat, kind))
         self._next_decision()
 
     def _declare_poignee(self, level: int) -> None:
@@ -707,7 +731,7 @@ class FrenchDeal:
         if level:
             shown = self.poignee_cards(seat, level)
             self.poignees.append((seat, level, shown))
-            self._log.append(Event("poignee", seat, (POIGNEE_NAMES[level], shown), None))
+            self._log.append(PoigneeShown(seat, POIGNEE_NAMES[level], shown))
         self._next_decision()
 
     def _play(self, card: int) -> None:
@@ -722,12 +746,12 @@ class FrenchDeal:
         if self.led_suit < 0 and not bit & self._suitless:
             self.led_suit = SUIT_OF[card]
         if card == PETIT and seat == self._imprenable and self.rules.petit_imprenable_timing == "when_played":
-            self._log.append(Event("petit_imprenable", seat, PETIT, None))
+            self._log.append(PetitImprenable(seat))
         if card == self._reveal_card:
             # the called card shows the partner, or that the taker called himself
             self._sides_public = True
             self._reveal_card = -1
-            self._log.append(Event("alone" if seat == self.taker else "partner", seat, card, None))
+            self._log.append(TakerAlone(seat, card) if seat == self.taker else PartnerRevealed(seat, card))
         if len(cards) < self.n:
             nxt = self._next[seat]
             if self._first_card_pending[nxt]:
@@ -750,7 +774,7 @@ class FrenchDeal:
                 trick_mask ^= PETIT_MASK
                 self.won[owner] |= PETIT_MASK
                 self._debts.append((owner, winner))
-                self._log.append(Event("excuse_kept", owner, winner, None))
+                self._log.append(ExcuseKept(owner, winner))
         if trick_mask & EXCUSE_MASK:
             last = self.trick_no == self.n_tricks - 1
             owner = seats[cards.index(EXCUSE)]
@@ -763,7 +787,7 @@ class FrenchDeal:
                 trick_mask ^= EXCUSE_MASK
                 self.won[owner] |= EXCUSE_MASK
                 self._debts.append((owner, winner))
-                self._log.append(Event("excuse_kept", owner, winner, None))
+                self._log.append(ExcuseKept(owner, winner))
             # in the last trick (no slam) the Excuse changes camp: it stays in the trick
         self.won[winner] |= trick_mask
         self.tricks.append((seats, tuple(cards), winner))
@@ -785,7 +809,7 @@ class FrenchDeal:
         pending = []
         for owner, winner in self._debts:
             if self.is_attack(owner) == self.is_attack(winner):
-                self._log.append(Event("excuse_settled", owner, winner, None))
+                self._log.append(ExcuseSettled(owner, winner))
                 continue
             side = [s for s in range(self.n) if self.is_attack(s) == self.is_attack(owner)]
             card = self._exchange_card(side)
@@ -795,7 +819,7 @@ class FrenchDeal:
             holder = next(s for s in side if self.won[s] >> card & 1)
             self.won[holder] ^= BIT[card]
             self.won[winner] |= BIT[card]
-            self._log.append(Event("excuse_paid", owner, (card, winner), None))
+            self._log.append(ExcusePaid(owner, card, winner))
         self._debts = [] if final else pending
 
     def _exchange_card(self, side: list[int]) -> int:
@@ -880,7 +904,7 @@ class FrenchDeal:
         self.current_player = -1
         if self._scores is None:
             self._scores = [0] * self.n
-        self._log.append(Event("end", None, summary, None))
+        self._log.append(DealEnded(None, summary))
 
     # ------------------------------------------------------------------ results
     def scores(self) -> list[int]:
@@ -930,7 +954,9 @@ class FrenchDeal:
             events = tuple(log)  # private events are the taker's own discards
         else:
             if self._public_upto < len(log):
-                self._public_events += tuple(e for e in log[self._public_upto :] if e.visible_to is None)
+                self._public_events += tuple(
+                    e for e in log[self._public_upto :] if e.kind not in PRIVATE_KINDS
+                )
                 self._public_upto = len(log)
             events = self._public_events
         tricks = self.tricks
@@ -1085,8 +1111,8 @@ def _table_of(
 
 
 # Events logged on every card and trick, made once (an event is an immutable tuple).
-_PLAY_EVENTS = [[Event("play", seat, card, None) for card in range(78)] for seat in range(5)]
-_TRICK_EVENTS = [[Event("trick", seat, number, None) for number in range(24)] for seat in range(5)]
+_PLAY_EVENTS = [[CardPlayed(seat, card) for card in range(78)] for seat in range(5)]
+_TRICK_EVENTS = [[TrickWon(seat, number) for number in range(24)] for seat in range(5)]
 
 
 def _actions_of(mask: int, table: tuple[Action, ...]) -> list[Action]:

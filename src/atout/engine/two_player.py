@@ -70,7 +70,17 @@ from atout.engine.actions import (
 from atout.engine.austrian.actions import AustrianAction
 from atout.engine.deal import shuffled_deck
 from atout.engine.errors import IllegalActionError, not_an_action
-from atout.engine.events import Event
+from atout.engine.events import (
+    CardPlayed,
+    ChelemDecided,
+    DealEnded,
+    Event,
+    ExcuseKept,
+    ExcusePaid,
+    ExcuseUnpaid,
+    TrickWon,
+    TurnedUp,
+)
 from atout.engine.french import excuse_exchange_card
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
@@ -207,7 +217,7 @@ class TwoPlayerDeal:
         self.tops = tops
         self._turn_up: list[tuple[int, int]] = []
         self.history: list[int] = []
-        self._log: list[tuple[str, int | None, object, int | None]] = []
+        self._log: list[Event] = []
         self.chelem_announced_by: int | None = None
         self.trick_cards: list[int] = []
         self.trick_leader = 1 - dealer
@@ -382,7 +392,7 @@ class TwoPlayerDeal:
     def _decide_chelem(self, announced: bool) -> None:
         # RULES.md §3.6 with no taker: the non-dealer decides first, the dealer only if he declined.
         seat = self.current_player
-        self._log.append(("chelem", seat, announced, None))
+        self._log.append(ChelemDecided(seat, announced))
         if announced:
             self.chelem_announced_by = seat
             if self.rules.chelem_announcer_leads:
@@ -403,7 +413,7 @@ class TwoPlayerDeal:
             pile = self._pile_of[card]
             self.piles[seat][pile].pop()
             self._turn_up.append((seat, pile))
-        self._log.append(("play", seat, card, None))
+        self._log.append(CardPlayed(seat, card))
         self.trick_cards.append(card)
         self.trick_mask |= bit
         if self.led_suit < 0 and card != EXCUSE:
@@ -428,17 +438,17 @@ class TwoPlayerDeal:
                 trick_mask ^= EXCUSE_MASK
                 self.won[owner] |= EXCUSE_MASK
                 self._debts.append((owner, winner))
-                self._log.append(("excuse_kept", owner, winner, None))
+                self._log.append(ExcuseKept(owner, winner))
             # in the last trick (no slam) the Excuse changes camp: it stays in the trick
         self.won[winner] |= trick_mask
         self.tricks.append((seats, tuple(cards), winner))
         self.trick_winners.append(winner)
-        self._log.append(("trick", winner, self.trick_no, None))
+        self._log.append(TrickWon(winner, self.trick_no))
         for seat, pile in self._turn_up:  # §4.4: the card beneath is turned up at the end of the trick
             if self.piles[seat][pile]:
                 top = self.piles[seat][pile][-1]
                 self.tops[seat] |= BIT[top]
-                self._log.append(("turn_up", seat, top, None))
+                self._log.append(TurnedUp(seat, top))
         self._turn_up = []
         self.trick_no += 1
         self.trick_cards = []
@@ -461,13 +471,13 @@ class TwoPlayerDeal:
                 continue
             self.won[owner] ^= BIT[card]
             self.won[winner] |= BIT[card]
-            self._log.append(("excuse_paid", owner, (card, winner), None))
+            self._log.append(ExcusePaid(owner, card, winner))
         self._debts = pending
 
     def _finish_deal(self) -> None:
         halves = [half_points(self.won[0]), half_points(self.won[1])]
         for owner, creditor in self._debts:
-            self._log.append(("excuse_unpaid", owner, creditor, None))
+            self._log.append(ExcuseUnpaid(owner, creditor))
         oudlers = (count_bouts(self.won[0]), count_bouts(self.won[1]))
         pab: int | None = None
         if PETIT in self.tricks[-1][1]:
@@ -494,7 +504,7 @@ class TwoPlayerDeal:
         self.outcome = "played"
         self.phase = _END
         self.current_player = -1
-        self._log.append(("end", None, summary, None))
+        self._log.append(DealEnded(None, summary))
 
     # ------------------------------------------------------------------ results
     def scores(self) -> list[int]:
@@ -513,7 +523,7 @@ class TwoPlayerDeal:
     @property
     def events(self) -> list[Event]:
         """Everything that happened, in order (kinds in the module docstring)."""
-        return [Event(*e) for e in self._log]
+        return list(self._log)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> TwoPlayerView:

@@ -202,11 +202,9 @@ def _replay(deal: AustrianDeal, view: AustrianView, hidden_discards: int) -> Non
     """Apply every action ``view`` shows (and the face-down discards) to a freshly dealt deal."""
     bids = [BID_BASE + BID_NAMES.index(name) for _, name in view.bids]
     if view.seat == view.declarer:
-        discards = [_card(e.data) for e in view.events if e.kind == "discard"]
+        discards = [e.card for e in view.events if e.kind == "discard"]
     else:
-        discards = cards_of(hidden_discards) + [
-            _card(e.data) for e in view.events if e.kind == "discard_shown"
-        ]
+        discards = cards_of(hidden_discards) + [e.card for e in view.events if e.kind == "discard_shown"]
     plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
     bid_i = discard_i = play_i = 0
     while True:  # until the view's last action: its moment may be any phase

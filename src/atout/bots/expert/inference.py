@@ -132,7 +132,7 @@ def declaration_exclusions(view: SeatView) -> list[int]:
             excluded[seat] |= trumps_below(from_hand.bit_length() - 1) & ~shown
     for event in view.events:
         if event.kind == "misere" and event.seat is not None and event.seat != view.seat:
-            kind = str(event.data)
+            kind = event.misere
             if kind in ("no_trumps", "both"):
                 excluded[event.seat] |= TRUMPS_MASK | EXCUSE_MASK
             if kind in ("no_courts", "both"):

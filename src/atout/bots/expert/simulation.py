@@ -90,7 +90,7 @@ def _rebuilt(view: SeatView, hands: list[int], chien: int) -> FrenchDeal | None:
     actions = [BID_BASE + BID_NAMES.index(name) for _, name in view.bids]
     if view.called_card is not None:
         actions.append(CALL_BASE + view.called_card)
-    actions += [DISCARD_BASE + int(e.data) for e in view.events if e.kind == "discard"]  # type: ignore[call-overload]
+    actions += [DISCARD_BASE + e.card for e in view.events if e.kind == "discard"]
     try:
         deal = FrenchDeal(view.rules, view.dealer, hands, chien)
         for action in actions:

@@ -393,9 +393,9 @@ def filled_in(
         log, history = world._log, world.history
         first = next(i for i, action in enumerate(history) if DISCARD_BASE <= action < DISCARD_BASE + 78)
         for i, event in enumerate(log):
-            if event.kind == "discard" and not BIT[_card(event.data)] & TRUMPS_MASK:
+            if event.kind == "discard" and not BIT[event.card] & TRUMPS_MASK:
                 card = next(discards)
-                log[i] = event._replace(data=card)
+                log[i] = event._replace(card=card)
                 history[first] = DISCARD_BASE + card
                 first += 1
     return world
@@ -414,14 +414,14 @@ def _replay(
     :func:`rebuild_weighted`)."""
     bids = [BID_BASE + BID_NAMES.index(name) for _, name in view.bids]
     if view.seat == view.taker:
-        discards = [_card(e.data) for e in view.events if e.kind == "discard"]
+        discards = [e.card for e in view.events if e.kind == "discard"]
     else:
-        shown = [_card(e.data) for e in view.events if e.kind == "discard_shown"]
+        shown = [e.card for e in view.events if e.kind == "discard_shown"]
         discards = cards_of(hidden_discards) + shown
     if ecart and sum(BIT[c] for c in discards) != ecart:
         raise ValueError("the écart does not match")
     poignee = {s: POIGNEE_NAMES.index(level) for s, level, _ in view.poignees}
-    misere = {e.seat: MISERE_NAMES.index(str(e.data)) for e in view.events if e.kind == "misere"}
+    misere = {e.seat: MISERE_NAMES.index(e.misere) for e in view.events if e.kind == "misere"}
     partial = any(e.kind == "partial_slam" for e in view.events)
     plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
     bid_i = discard_i = play_i = judged = 0

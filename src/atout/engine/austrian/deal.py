@@ -72,7 +72,21 @@ from atout.engine.austrian.tricks import legal_cards, winning_card
 from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import seat_step
 from atout.engine.errors import IllegalActionError, not_an_action
-from atout.engine.events import Event
+from atout.engine.events import (
+    AllPassed,
+    Bid,
+    CardPlayed,
+    DealEnded,
+    Discard,
+    DiscardShown,
+    Event,
+    GameDeclared,
+    TalonSeen,
+    TalonShown,
+    TalonTaken,
+    TrickWon,
+    may_see,
+)
 from atout.engine.phase import Phase
 from atout.engine.view import TrickView
 from atout.rules import Rules, RulesError
@@ -358,7 +372,7 @@ class AustrianDeal:
         seat = self.current_player
         name = BID_NAMES[index]
         self.bids.append((seat, name))
-        self._log.append(Event("bid", seat, name))
+        self._log.append(Bid(seat, name))
         if index:
             self._highest = (index, seat)
         if len(self.bids) < 3:
@@ -367,7 +381,7 @@ class AustrianDeal:
         best, declarer = self._highest
         if not best:
             # RULES.md §5.2: all pass, redeal by the next dealer (austrian_all_pass=redeal)
-            self._log.append(Event("all_passed", None, None))
+            self._log.append(AllPassed())
             self._end("all passed; the deal is cancelled and the next dealer deals")
             return
         self.declarer, self.bid, self.current_player = declarer, BID_NAMES[best], declarer
@@ -379,15 +393,15 @@ class AustrianDeal:
         both = rules.austrian_talon_mode == "free_choice" or rules.austrian_second_half_visible
         for half in (1, 2) if both else (1,):
             self._public_halves[half - 1] = True
-            self._log.append(Event("talon_shown", declarer, (half, self.talon[half - 1])))
+            self._log.append(TalonShown(declarer, half, self.talon[half - 1]))
         self.phase = _TALON
 
     def _take_half(self, half: int) -> None:
         declarer, cards = self.declarer, self.talon[half - 1]
         self.talon_half = half
-        self._log.append(Event("talon_taken", declarer, half))
+        self._log.append(TalonTaken(declarer, half))
         if not self._public_halves[half - 1]:
-            self._log.append(Event("talon_shown", declarer, (half, cards), declarer))
+            self._log.append(TalonSeen(declarer, half, cards))
         self.hands[declarer] |= cards
         self.phase = _DISCARD
 
@@ -395,9 +409,9 @@ class AustrianDeal:
         declarer = self.declarer
         self.hands[declarer] ^= BIT[card]
         self.discard |= BIT[card]
-        self._log.append(Event("discard", declarer, card, declarer))
+        self._log.append(Discard(declarer, card))
         if BIT[card] & AUSTRIAN_TRUMPS_MASK:
-            self._log.append(Event("discard_shown", declarer, card))
+            self._log.append(DiscardShown(declarer, card))
         if self.discard.bit_count() == HALF_CARDS:
             self._before_game()
 
@@ -409,7 +423,7 @@ class AustrianDeal:
 
     def _declare(self, game_type: str) -> None:
         self.game_type = game_type
-        self._log.append(Event("game", self.declarer, game_type))
+        self._log.append(GameDeclared(self.declarer, game_type))
         self.trick_leader = self.current_player = self.forehand
         self.phase = _PLAY
 
@@ -417,7 +431,7 @@ class AustrianDeal:
         seat = self.current_player
         bit = BIT[card]
         self.hands[seat] ^= bit
-        self._log.append(Event("play", seat, card))
+        self._log.append(CardPlayed(seat, card))
         self.trick_cards.append(card)
         self.trick_mask |= bit
         if self.led_suit < 0:
@@ -430,7 +444,7 @@ class AustrianDeal:
         winner = seats[cards.index(winning_card(self.trick_mask, self.led_suit))]
         self.won[winner] |= self.trick_mask
         self.tricks.append((seats, tuple(cards), winner))
-        self._log.append(Event("trick", winner, self.trick_no))
+        self._log.append(TrickWon(winner, self.trick_no))
         self.trick_no += 1
         self.trick_cards = []
         self.trick_mask = 0
@@ -459,7 +473,7 @@ class AustrianDeal:
         self.current_player = -1
         if self._scores is None:
             self._scores = [0, 0, 0]
-        self._log.append(Event("end", None, summary))
+        self._log.append(DealEnded(None, summary))
 
     # ------------------------------------------------------------------ results
     def scores(self) -> list[int]:
@@ -507,7 +521,7 @@ class AustrianDeal:
             discard=self.discard if own_discard else self.discard & AUSTRIAN_TRUMPS_MASK,
             trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
             tricks=tuple(TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in self.tricks),
-            events=tuple(e for e in self._log if e.visible_to is None or e.visible_to == seat),
+            events=tuple(e for e in self._log if may_see(e, seat)),
             scores=tuple(self._scores) if self._scores is not None else None,
         )
 
