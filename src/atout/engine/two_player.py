@@ -16,22 +16,10 @@ follows §3.9 with each player his own side. Each player counts his own pile.
 >>> sum(deal.scores()), len(deal.tricks)
 (0, 39)
 
-Events (:class:`~atout.engine.events.Event`, all public; the kinds of
-:mod:`atout.engine.french` keep their meaning):
-
-==================  ===================================================================
-kind                seat and data
-==================  ===================================================================
-``chelem``          the deciding seat; ``True`` if he announces a chelem, ``False`` if not
-``play``            the player; the card, from his hand or a face-up pile top
-``turn_up``         the pile's owner; the card turned face up at the end of the trick
-``trick``           the winner; the trick number (0-38)
-``excuse_kept``     the Excuse's owner; the trick winner, who is owed a half-point card
-``excuse_paid``     the owner; ``(card, to seat)``: the owed card is handed over
-``excuse_unpaid``   the owner; the creditor: the debt is still unpaid at the end, and
-                    §3.11 settles its half point (see :meth:`TwoPlayerDeal.summary`)
-``end``             ``None``; the :class:`TwoPlayerSummary`
-==================  ===================================================================
+Events (:mod:`atout.engine.events`, all public): ``chelem``, ``play``, ``turn_up`` (the card
+beneath a played pile card, turned face up), ``trick``, ``excuse_kept``, ``excuse_paid``,
+``excuse_unpaid`` (a debt still unpaid at the end, whose half point §3.11 settles: see
+:meth:`TwoPlayerDeal.summary`) and ``end``.
 """
 
 from __future__ import annotations

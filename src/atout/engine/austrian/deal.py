@@ -13,23 +13,10 @@ all pass cancels the deal) → talon choice and discard (threesome) → game dec
 (True, True)
 
 Seats are 0-2 and "right" is ``seat + 1`` (counterclockwise; ``play_direction=clockwise`` turns
-it round). Events (:class:`~atout.engine.events.Event`; ``visible_to`` is ``None`` for all):
-
-==================  ===================================================================
-kind                seat and data
-==================  ===================================================================
-``bid``             the bidder; ``pass``, ``threesome`` or ``solo``
-``all_passed``      ``None``; the deal is cancelled (redeal, scores 0)
-``talon_shown``     the declarer; ``(half 1 or 2, card mask)``: to all, or to the
-                    declarer alone when he takes the unseen second half
-``talon_taken``     the declarer; the half he takes (1 or 2)
-``discard``         the declarer; the card discarded (to the declarer only)
-``discard_shown``   the declarer; a trump discarded face up (to all)
-``game``            the declarer; ``36_or_more`` or ``35_or_less``
-``play``            the player; the card played
-``trick``           the trick's winner; the trick number (0-15)
-``end``             ``None``; the :class:`AustrianSummary`, or ``None`` for a cancelled deal
-==================  ===================================================================
+it round). Events (:mod:`atout.engine.events`): ``bid``, ``all_passed``, ``talon_shown`` (a
+half turned up for all), ``talon_seen`` (the unseen second half, seen by the declarer alone),
+``talon_taken``, ``discard`` (the declarer alone), ``discard_shown``, ``game``, ``play``,
+``trick`` and ``end``.
 """
 
 from __future__ import annotations
