@@ -978,7 +978,7 @@ class FrenchDeal:
             players=self.n,
             dealer=self.dealer,
             rules=self.rules,
-            phase=self.phase.value,
+            phase=self.phase,
             current_player=self.current_player,
             hand=self.hands[seat],
             legal_actions=tuple(self.legal_actions()) if seat == self.current_player else (),

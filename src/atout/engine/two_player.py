@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from atout.cards import (
     BIT,
@@ -136,10 +137,13 @@ class TwoPlayerView:
     pile is used up); ``own_pile_sizes`` and ``opponent_pile_sizes`` count each pile's cards.
     """
 
+    game: ClassVar[Literal["two_player"]] = "two_player"
+    """Which view this is, for the wire and for code that serves every game."""
+
     seat: int
     dealer: int
     rules: Rules
-    phase: str
+    phase: Phase
     current_player: int
     hand: int
     own_tops: tuple[int | None, ...]
@@ -162,6 +166,10 @@ class TwoPlayerView:
                 mask |= BIT[card]
         return mask
 
+    @property
+    def players(self) -> int:
+        return 2
+
     def played(self) -> int:
         """Mask of every card played so far, the current trick included."""
         mask = 0
@@ -171,6 +179,12 @@ class TwoPlayerView:
         for _, card in self.trick:
             mask |= BIT[card]
         return mask
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form of this view (:mod:`atout.engine.wire`, docs/protocol.md)."""
+        from atout.engine.wire import view_to_json
+
+        return view_to_json(self)
 
 
 class TwoPlayerDeal:
@@ -522,7 +536,7 @@ class TwoPlayerDeal:
             seat=seat,
             dealer=self.dealer,
             rules=self.rules,
-            phase=self.phase.value,
+            phase=self.phase,
             current_player=self.current_player,
             hand=self.hands[seat],
             own_tops=self._tops_of(seat),

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
 
 from atout.cards import CardSet
 from atout.engine.actions import Action
 from atout.engine.events import Event
+from atout.engine.phase import Phase
 from atout.rules import Rules
 
 
@@ -35,11 +37,14 @@ class SeatView:
     anyone but the taker; ``partner`` is ``None`` until this seat may know it.
     """
 
+    game: ClassVar[Literal["french"]] = "french"
+    """Which view this is, for the wire and for code that serves every game."""
+
     seat: int
     players: int
     dealer: int
     rules: Rules
-    phase: str
+    phase: Phase
     current_player: int
     hand: int
     legal_actions: tuple[Action, ...]
@@ -59,6 +64,12 @@ class SeatView:
 
     def hand_set(self) -> CardSet:
         return CardSet(self.hand)
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form of this view (:mod:`atout.engine.wire`, docs/protocol.md)."""
+        from atout.engine.wire import view_to_json
+
+        return view_to_json(self)
 
     def played(self) -> int:
         """Mask of every card played so far, the current trick included."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from atout.cards import CardSet
 from atout.engine.austrian.actions import AustrianAction
 from atout.engine.events import Event
+from atout.engine.phase import Phase
 from atout.engine.view import TrickView
 from atout.rules import Rules
 
@@ -20,10 +22,13 @@ class AustrianView:
     is over the count is open: both halves and the whole discard are shown.
     """
 
+    game: ClassVar[Literal["austrian"]] = "austrian"
+    """Which view this is, for the wire and for code that serves every game."""
+
     seat: int
     dealer: int
     rules: Rules
-    phase: str
+    phase: Phase
     current_player: int
     hand: int
     legal_actions: tuple[AustrianAction, ...]
@@ -46,6 +51,12 @@ class AustrianView:
 
     def hand_set(self) -> CardSet:
         return CardSet(self.hand)
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form of this view (:mod:`atout.engine.wire`, docs/protocol.md)."""
+        from atout.engine.wire import view_to_json
+
+        return view_to_json(self)
 
     def played(self) -> int:
         """Mask of every card played so far, the current trick included."""

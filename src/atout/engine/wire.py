@@ -1,0 +1,380 @@
+"""The wire format: a seat's view, its events and actions as JSON (docs/protocol.md).
+
+Everything travels by name: cards as ``KS``, ``T21``, ``EX``; actions as their words (``garde``,
+``play KS``); events as objects with a ``kind``. :func:`view_to_json` writes any game's view;
+:func:`view_from_json` reads it back equal, or raises :class:`WireError` naming the field.
+
+>>> from atout.engine.french import FrenchDeal
+>>> deal = FrenchDeal.new(rng=1)
+>>> data = view_to_json(deal.view(1))
+>>> data["protocol"], data["game"], data["phase"], data["legal_actions"][:2]
+(1, 'french', 'bidding', ['pass', 'petite'])
+>>> view_from_json(data) == deal.view(1)
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from atout.cards import BIT, CardSet, card_name, parse_card
+from atout.engine.actions import ACTIONS, parse_action
+from atout.engine.austrian.actions import action_name as austrian_action_name
+from atout.engine.austrian.actions import parse_austrian_action
+from atout.engine.austrian.view import AustrianView
+from atout.engine.events import EVENT_CLASSES, Event
+from atout.engine.phase import Phase
+from atout.engine.two_player import TwoPlayerView
+from atout.engine.view import SeatView, TrickView
+from atout.rules import Rules, RulesError
+from atout.scoring.summary import SummaryError, parse_summary, summary_to_json
+
+PROTOCOL_VERSION: Final = 1
+"""The version of the wire format; a reader refuses any other."""
+
+View = SeatView | TwoPlayerView | AustrianView
+"""A seat's view of a deal of any game."""
+
+VIEW_CLASSES: Final[dict[str, type[SeatView] | type[TwoPlayerView] | type[AustrianView]]] = {
+    "french": SeatView,
+    "two_player": TwoPlayerView,
+    "austrian": AustrianView,
+}
+"""The view class of each ``game`` name the wire uses."""
+
+# How each view field travels; any field not named here is a plain JSON value (int, str, bool, null).
+_MASKS: Final = frozenset({"hand", "ecart", "discard"})
+_OPTIONAL_MASKS: Final = frozenset({"chien", "first_half", "second_half"})
+_OPTIONAL_CARDS: Final = frozenset({"called_card"})
+_TOPS: Final = frozenset({"own_tops", "opponent_tops"})
+_INT_TUPLES: Final = frozenset({"own_pile_sizes", "opponent_pile_sizes"})
+_EVENT_TEXTS: Final = frozenset({"bid", "level", "misere", "game"})
+
+
+class WireError(ValueError):
+    """A message that is not a valid wire form; the text names the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+# ---------------------------------------------------------------------- writing
+def cards_to_json(mask: int) -> list[str]:
+    """A set of cards as a list of names, in card order."""
+    return [card_name(c) for c in CardSet(mask)]
+
+
+def action_to_json(action: int, rules: Rules) -> str:
+    """An action's words under ``rules`` (Austrian talon choices depend on the talon mode)."""
+    if rules.game == "austrian":
+        return austrian_action_name(action, rules.austrian_talon_mode == "free_choice")
+    return str(ACTIONS[action])
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """An event as an object: its ``kind`` and its fields, cards by name.
+
+    >>> from atout.engine.events import PoigneeShown
+    >>> event_to_json(PoigneeShown(2, "simple", 0b1110))
+    {'kind': 'poignee', 'seat': 2, 'level': 'simple', 'cards': ['3S', '2S', '1S']}
+    """
+    out: dict[str, Any] = {"kind": event.kind}
+    value: Any
+    for name, value in zip(event._fields, event, strict=True):
+        if name == "kind":
+            continue
+        if name == "card":
+            out[name] = card_name(value)
+        elif name == "cards":
+            out[name] = cards_to_json(value)
+        elif name == "summary":
+            out[name] = None if value is None else summary_to_json(value)
+        else:
+            out[name] = value
+    return out
+
+
+def view_to_json(view: View) -> dict[str, Any]:
+    """The wire form of a seat's view: a JSON object holding only what the view holds."""
+    out: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "game": view.game}
+    for f in dataclasses.fields(view):
+        value = getattr(view, f.name)
+        out[f.name] = _field_to_json(f.name, value, view.rules)
+    return out
+
+
+def _field_to_json(name: str, value: Any, rules: Rules) -> Any:
+    if name == "rules":
+        return rules.to_dict()
+    if name == "phase":
+        return str(value)
+    if name in _MASKS or (name in _OPTIONAL_MASKS and value is not None):
+        return cards_to_json(value)
+    if name in _OPTIONAL_CARDS and value is not None:
+        return card_name(value)
+    if name in _TOPS:
+        return [None if c is None else card_name(c) for c in value]
+    if name == "legal_actions":
+        return [action_to_json(a, rules) for a in value]
+    if name == "bids":
+        return [{"seat": s, "bid": b} for s, b in value]
+    if name == "poignees":
+        return [{"seat": s, "level": level, "cards": cards_to_json(shown)} for s, level, shown in value]
+    if name == "trick":
+        return [{"seat": s, "card": card_name(c)} for s, c in value]
+    if name == "tricks":
+        return [
+            {"plays": [{"seat": s, "card": card_name(c)} for s, c in t.plays], "winner": t.winner}
+            for t in value
+        ]
+    if name == "events":
+        return [event_to_json(e) for e in value]
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+# ---------------------------------------------------------------------- reading
+def view_from_json(data: object) -> View:
+    """Read a view's wire form back; :class:`WireError` names the first bad field."""
+    obj = _object(data, "view")
+    version = obj.get("protocol")
+    if version != PROTOCOL_VERSION or isinstance(version, bool):
+        raise WireError("protocol", f"this atout reads version {PROTOCOL_VERSION}, found {version!r}")
+    game = obj.get("game")
+    cls = VIEW_CLASSES.get(game) if isinstance(game, str) else None
+    if cls is None:
+        raise WireError("game", f"expected one of {', '.join(VIEW_CLASSES)}, found {game!r}")
+    rules = _rules(obj.get("rules"))
+    fields = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(obj) - fields - {"protocol", "game"})
+    if unknown:
+        raise WireError(unknown[0], f"not a field of a {game} view")
+    values: dict[str, Any] = {}
+    for name in sorted(fields):
+        if name not in obj:
+            raise WireError(name, "missing")
+        values[name] = _field_from_json(name, obj[name], rules)
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as exc:
+        raise WireError("view", str(exc)) from None
+
+
+def _field_from_json(name: str, value: object, rules: Rules) -> Any:
+    if name == "rules":
+        return rules
+    if name == "phase":
+        return _choice(value, name, Phase)
+    if name in _MASKS:
+        return cards_from_json(value, name)
+    if name in _OPTIONAL_MASKS:
+        return None if value is None else cards_from_json(value, name)
+    if name in _OPTIONAL_CARDS:
+        return None if value is None else _card(value, name)
+    if name in _TOPS:
+        return tuple(
+            None if c is None else _card(c, f"{name}[{i}]") for i, c in enumerate(_list(value, name))
+        )
+    if name in _INT_TUPLES:
+        return tuple(_int(v, f"{name}[{i}]") for i, v in enumerate(_list(value, name)))
+    if name == "legal_actions":
+        parse = _action_reader(rules)
+        return tuple(_action(v, f"{name}[{i}]", parse) for i, v in enumerate(_list(value, name)))
+    if name == "bids":
+        return tuple(
+            (_int(o.get("seat"), f"{name}[{i}].seat"), _str(o.get("bid"), f"{name}[{i}].bid"))
+            for i, o in _objects(value, name)
+        )
+    if name == "poignees":
+        return tuple(
+            (
+                _int(o.get("seat"), f"{name}[{i}].seat"),
+                _str(o.get("level"), f"{name}[{i}].level"),
+                cards_from_json(o.get("cards"), f"{name}[{i}].cards"),
+            )
+            for i, o in _objects(value, name)
+        )
+    if name == "trick":
+        return _plays(value, name)
+    if name == "tricks":
+        return tuple(
+            TrickView(
+                _plays(o.get("plays"), f"{name}[{i}].plays"), _int(o.get("winner"), f"{name}[{i}].winner")
+            )
+            for i, o in _objects(value, name)
+        )
+    if name == "events":
+        return tuple(event_from_json(e, f"events[{i}]") for i, e in enumerate(_list(value, name)))
+    if name == "scores":
+        return (
+            None
+            if value is None
+            else tuple(_int(v, f"{name}[{i}]") for i, v in enumerate(_list(value, name)))
+        )
+    if name in ("chelem_announced",):
+        return _bool(value, name)
+    if name in ("taker", "partner", "declarer", "talon_half", "chelem_announced_by"):
+        return None if value is None else _int(value, name)
+    if name in ("contract", "bid", "game_type"):
+        return None if value is None else _str(value, name)
+    return _int(value, name)
+
+
+def event_from_json(data: object, where: str = "event") -> Event:
+    """Read an event's wire form back; :class:`WireError` names the bad field."""
+    obj = _object(data, where)
+    kind = obj.get("kind")
+    cls = EVENT_CLASSES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise WireError(f"{where}.kind", f"unknown event kind {kind!r}")
+    names = [n for n in cls._fields if n != "kind"]
+    unknown = sorted(set(obj) - set(names) - {"kind"})
+    if unknown:
+        raise WireError(f"{where}.{unknown[0]}", f"not a field of a {kind} event")
+    values: list[Any] = []
+    for name in names:
+        if name not in obj:
+            raise WireError(f"{where}.{name}", "missing")
+        value, path = obj[name], f"{where}.{name}"
+        if name == "card":
+            values.append(_card(value, path))
+        elif name == "cards":
+            values.append(cards_from_json(value, path))
+        elif name == "summary":
+            values.append(None if value is None else _summary(value, path))
+        elif name == "seat":
+            values.append(None if value is None else _int(value, path))
+        elif name == "announced":
+            values.append(_bool(value, path))
+        elif name in _EVENT_TEXTS:
+            values.append(_str(value, path))
+        else:
+            values.append(_int(value, path))
+    return cls(*values)
+
+
+def cards_from_json(value: object, field: str) -> int:
+    """A list of card names as a card mask; each card at most once."""
+    mask = 0
+    for i, name in enumerate(_list(value, field)):
+        card = _card(name, f"{field}[{i}]")
+        if mask >> card & 1:
+            raise WireError(field, f"{card_name(card)} named twice")
+        mask |= BIT[card]
+    return mask
+
+
+def _action_reader(rules: Rules) -> Callable[[str], int]:
+    if rules.game == "austrian":
+        return parse_austrian_action
+    return parse_action
+
+
+def _action(value: object, field: str, parse: Callable[[str], int]) -> int:
+    try:
+        return parse(_str(value, field))
+    except ValueError as exc:
+        raise WireError(field, str(exc)) from None
+
+
+def _plays(value: object, field: str) -> tuple[tuple[int, int], ...]:
+    return tuple(
+        (_int(o.get("seat"), f"{field}[{i}].seat"), _card(o.get("card"), f"{field}[{i}].card"))
+        for i, o in _objects(value, field)
+    )
+
+
+def _rules(value: object) -> Rules:
+    options = _object(value, "rules")
+    try:
+        return Rules.from_options(options)
+    except RulesError as exc:
+        raise WireError("rules", str(exc)) from None
+
+
+def _summary(value: object, field: str) -> Any:
+    try:
+        return parse_summary(value)
+    except SummaryError as exc:
+        raise WireError(field, str(exc)) from None
+
+
+def _object(value: object, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise WireError(field, f"expected an object, found {_type(value)}")
+    return value
+
+
+def _objects(value: object, field: str) -> list[tuple[int, Mapping[str, Any]]]:
+    return [(i, _object(v, f"{field}[{i}]")) for i, v in enumerate(_list(value, field))]
+
+
+def _list(value: object, field: str) -> Sequence[Any]:
+    if not isinstance(value, list):
+        raise WireError(field, f"expected a list, found {_type(value)}")
+    return value
+
+
+def _int(value: object, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise WireError(field, f"expected a whole number, found {_type(value)}")
+    return value
+
+
+def _bool(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise WireError(field, f"expected true or false, found {_type(value)}")
+    return value
+
+
+def _str(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise WireError(field, f"expected a string, found {_type(value)}")
+    return value
+
+
+def _card(value: object, field: str) -> int:
+    try:
+        return parse_card(_str(value, field))
+    except ValueError as exc:
+        raise WireError(field, str(exc)) from None
+
+
+def _choice(value: object, field: str, enum: type[Phase]) -> Phase:
+    try:
+        return enum(_str(value, field))
+    except ValueError:
+        raise WireError(field, f"expected one of {', '.join(enum)}, found {value!r}") from None
+
+
+def _type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    if isinstance(value, int | float):
+        return f"the number {str(value)[:40]}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "VIEW_CLASSES",
+    "View",
+    "WireError",
+    "action_to_json",
+    "cards_from_json",
+    "cards_to_json",
+    "event_from_json",
+    "event_to_json",
+    "view_from_json",
+    "view_to_json",
+]
