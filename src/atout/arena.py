@@ -43,8 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from atout.bots.base import Bot
 from atout.bots.registry import make_bot, unsupported
-from atout.engine.dead_player import DeadPlayerDeal
-from atout.games import Deal, is_card_play, new_deal
+from atout.games import Deal, is_card_play, new_deal, playing_seats, table_bids
 from atout.records import write_record
 from atout.rules import Rules
 from atout.scoring import AustrianSummary, FrenchSummary, contract_made, declarer_wins
@@ -134,13 +133,6 @@ def deal_plan(setup: ArenaSetup) -> list[tuple[int, int, int]]:
     """``(index, seed, dealer)`` of each deal: seeds drawn from the run's seed, the dealer rotating."""
     rng = random.Random(setup.seed)
     return [(i, rng.getrandbits(63), i % setup.rules.players) for i in range(setup.deals)]
-
-
-def playing_seats(deal: Deal) -> list[int]:
-    """The seats that hold cards (all but a dead dealer)."""
-    if isinstance(deal, DeadPlayerDeal):
-        return sorted(deal.seats)
-    return list(range(deal.n))
 
 
 def play(
@@ -238,13 +230,8 @@ def _seat_result(deal: Deal, seat: int, times: list[float]) -> Seat:
     elif isinstance(summary, AustrianSummary):
         role = "taker" if seat == summary.declarer else "defender"
         made = declarer_wins(summary)
-    all_bids = deal.inner.bids if isinstance(deal, DeadPlayerDeal) else getattr(deal, "bids", [])
-    bids = [b for s, b in all_bids if _outer(deal, s) == seat]
+    bids = [b for s, b in table_bids(deal) if s == seat]
     return Seat(deal.scores()[seat], role, made, bids, times)
-
-
-def _outer(deal: Deal, seat: int) -> int:
-    return deal.seats[seat] if isinstance(deal, DeadPlayerDeal) else seat
 
 
 Task = tuple[dict[str, Any], tuple[str, str, str], tuple[int, int, int], bool, str | None, str]

@@ -10,12 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from atout.engine.austrian.view import AustrianView
-from atout.engine.two_player import TwoPlayerView
-from atout.engine.view import SeatView
+from atout.engine.wire import View
 
-View = SeatView | TwoPlayerView | AustrianView
-"""What one seat may know of a deal of any game."""
+__all__ = ["Bot", "View"]
 
 
 class Bot(Protocol):

@@ -168,7 +168,7 @@ def _ask(deal: Deal, view: AnyView, console: Console) -> int | None:
 
 def _show_table(view: AnyView, console: Console) -> None:
     console.print(f"Your hand: {cards_markup(view.hand)}")
-    if isinstance(view, TwoPlayerView):
+    if view.game == "two_player":
         console.print(f"Your piles: {_tops(view.own_tops)}   Opponent's piles: {_tops(view.opponent_tops)}")
     if view.trick:
         console.print(

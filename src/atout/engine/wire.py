@@ -79,7 +79,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
 
     >>> from atout.engine.events import PoigneeShown
     >>> event_to_json(PoigneeShown(2, "simple", 0b1110))
-    {'kind': 'poignee', 'seat': 2, 'level': 'simple', 'cards': ['3S', '2S', '1S']}
+    {'kind': 'poignee', 'seat': 2, 'level': 'simple', 'cards': ['2S', '3S', '4S']}
     """
     out: dict[str, Any] = {"kind": event.kind}
     value: Any

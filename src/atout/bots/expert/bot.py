@@ -55,6 +55,7 @@ from atout.engine.deal import HAND_SIZE
 from atout.engine.errors import IllegalActionError
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
+from atout.games import austrian_engine, french_engine
 
 
 @dataclass(frozen=True)
@@ -284,7 +285,7 @@ class ExpertBot:
     def choose(self, view: View, legal: Sequence[int]) -> int:
         """One of ``legal``, decided from ``view`` alone."""
         rules_action = self.rules.choose(view, legal)
-        if isinstance(view, AustrianView):
+        if view.game == "austrian":
             if len(legal) < 2:
                 return rules_action
             if view.phase == "play":
@@ -292,7 +293,7 @@ class ExpertBot:
             if self.config.simulations > 0:
                 return self._simulate_austrian(view, legal, rules_action)
             return rules_action
-        if len(legal) < 2 or not isinstance(view, SeatView) or view.rules.five_player_mode == "dead_player":
+        if len(legal) < 2 or view.game != "french" or view.rules.five_player_mode == "dead_player":
             return rules_action
         kind = ACTIONS[legal[0]].kind
         if kind is ActionKind.PLAY:
@@ -511,15 +512,13 @@ class CheatBot:
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         rules_action = self.rules.choose(view, legal)
-        deal = self.deal
-        if isinstance(deal, AustrianDeal) and isinstance(view, AustrianView):
-            return self._choose_austrian(deal, view, legal, rules_action)
-        if (
-            len(legal) < 2
-            or not isinstance(deal, FrenchDeal)
-            or not isinstance(view, SeatView)
-            or deal.current_player != view.seat
-        ):
+        if view.game == "austrian":
+            austrian_deal = austrian_engine(self.deal)
+            if austrian_deal is None:
+                return rules_action
+            return self._choose_austrian(austrian_deal, view, legal, rules_action)
+        deal = french_engine(self.deal)
+        if len(legal) < 2 or deal is None or view.game != "french" or deal.current_player != view.seat:
             return rules_action
         kind = ACTIONS[legal[0]].kind
         if kind is not ActionKind.PLAY:

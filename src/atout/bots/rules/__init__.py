@@ -13,8 +13,6 @@ from atout.bots.base import View
 from atout.bots.rules import austrian, french
 from atout.bots.rules.play import choose_card
 from atout.engine.actions import ACTIONS, ActionKind
-from atout.engine.austrian.view import AustrianView
-from atout.engine.two_player import TwoPlayerView
 
 
 class RulesBot:
@@ -32,11 +30,11 @@ class RulesBot:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        if isinstance(view, AustrianView):
+        if view.game == "austrian":
             if view.phase == "play":
                 return choose_card(austrian.austrian_table(view, legal))
             return austrian.choose(view, legal)
-        if isinstance(view, TwoPlayerView):
+        if view.game == "two_player":
             if view.phase == "play":
                 return choose_card(french.two_player_table(view, legal))
             return legal[0]  # the 2-player chelem: never announced
