@@ -17,7 +17,7 @@ from atout.records import deal_to_record, read_record, replay
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
-@pytest.mark.parametrize("name", ["engine.md", "notation.md"])
+@pytest.mark.parametrize("name", ["engine.md", "notation.md", "protocol.md"])
 def test_the_examples_of_the_docs_run_as_written(name: str) -> None:
     result = doctest.testfile(
         str(DOCS / name), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False, report=True
