@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from atout.bots.base import Bot
 from atout.bots.registry import make_bot, unsupported
-from atout.games import Deal, is_card_play, new_deal, playing_seats, table_bids
+from atout.games import Game, is_card_play, new_deal, playing_seats, table_bids
 from atout.records import write_record
 from atout.rules import Rules
 from atout.scoring import AustrianSummary, FrenchSummary, contract_made, declarer_wins
@@ -136,11 +136,11 @@ def deal_plan(setup: ArenaSetup) -> list[tuple[int, int, int]]:
 
 
 def play(
-    deal: Deal,
+    deal: Game,
     bots: Sequence[Bot | None],
     timed: int | None,
     declarers: Sequence[Bot | None] | None = None,
-    until: Callable[[Deal], bool] | None = None,
+    until: Callable[[Game], bool] | None = None,
 ) -> list[float]:
     """Play a deal to its end, each seat's bot seeing only its view; the ``timed`` seat's decision times.
 
@@ -220,7 +220,7 @@ def play_duplicate(
     return result
 
 
-def _seat_result(deal: Deal, seat: int, times: list[float]) -> Seat:
+def _seat_result(deal: Game, seat: int, times: list[float]) -> Seat:
     summary = deal.summary
     role: str | None = None
     made: bool | None = None

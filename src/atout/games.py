@@ -138,7 +138,7 @@ def deal_from_dealt(rules: Rules, dealer: int, data: Mapping[str, object]) -> De
     return deal_class(rules).from_dealt(rules, dealer, data)
 
 
-def is_card_play(deal: Deal, legal: Sequence[int] | None = None) -> bool:
+def is_card_play(deal: Game, legal: Sequence[int] | None = None) -> bool:
     """Whether the decision now due is a card play, in any game: not a bid, call, discard,
     declaration, talon half or game type (``False`` once the deal is over). A decision's legal
     actions are all of one kind; pass them as ``legal`` when already at hand.
@@ -152,7 +152,7 @@ def is_card_play(deal: Deal, legal: Sequence[int] | None = None) -> bool:
     if deal.is_over():
         return False
     first = (legal if legal is not None else deal.legal_actions())[0]
-    if isinstance(deal, AustrianDeal):
+    if deal.rules.game == "austrian":
         return AUSTRIAN_ACTIONS[first].kind is AustrianActionKind.PLAY
     return ACTIONS[first].kind is ActionKind.PLAY
 
@@ -170,20 +170,20 @@ def broken_invariants(deal: Deal) -> list[str]:
     return broken_french(deal)
 
 
-def playing_seats(deal: Deal) -> list[int]:
+def playing_seats(deal: Game) -> list[int]:
     """The seats that hold cards: every seat but a dead dealer (RULES.md §4.3 mode B)."""
     if isinstance(deal, DeadPlayerDeal):
         return sorted(deal.seats)
     return list(range(deal.n))
 
 
-def table_bids(deal: Deal) -> list[tuple[int, str]]:
+def table_bids(deal: Game) -> list[tuple[int, str]]:
     """Every bid so far as ``(table seat, bid)``; empty in the 2-player game, which has none."""
     if isinstance(deal, DeadPlayerDeal):
         return [(deal.outer(s), b) for s, b in deal.inner.bids]
-    if isinstance(deal, TwoPlayerDeal):
-        return []
-    return list(deal.bids)
+    if isinstance(deal, FrenchDeal | AustrianDeal):
+        return list(deal.bids)
+    return []
 
 
 def french_engine(deal: object) -> FrenchDeal | None:
@@ -197,7 +197,7 @@ def austrian_engine(deal: object) -> AustrianDeal | None:
     return deal if isinstance(deal, AustrianDeal) else None
 
 
-def next_dealer(deal: Deal) -> int:
+def next_dealer(deal: Game) -> int:
     """Who deals next (RULES.md §3.1, §3.3): the deal passes to the right, also after a
     cancelled deal; a dead player keeps dealing as long as everyone passes (§4.3 mode B)."""
     if isinstance(deal, DeadPlayerDeal) and deal.is_over() and deal.outcome.startswith("all passed"):

@@ -33,7 +33,7 @@ from typing import Any
 
 from atout.engine.errors import IllegalActionError
 from atout.engine.french import FrenchDeal
-from atout.games import Deal, deal_from_dealt
+from atout.games import Deal, Game, deal_from_dealt
 from atout.rules import Rules, RulesError
 from atout.scoring.summary import summary_to_json
 
@@ -47,7 +47,7 @@ class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message names the field."""
 
 
-def deal_to_record(deal: Deal, seed: int | None = None) -> dict[str, Any]:
+def deal_to_record(deal: Game, seed: int | None = None) -> dict[str, Any]:
     """The JSON document of a deal of any game, finished or not."""
     record: dict[str, Any] = {
         "format": FORMAT,
@@ -69,7 +69,7 @@ def deal_to_record(deal: Deal, seed: int | None = None) -> dict[str, Any]:
     return record
 
 
-def write_record(deal: Deal, seed: int | None = None) -> str:
+def write_record(deal: Game, seed: int | None = None) -> str:
     """The record of a deal as JSON text."""
     return json.dumps(deal_to_record(deal, seed), indent=1, ensure_ascii=False)
 

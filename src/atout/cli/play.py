@@ -24,7 +24,7 @@ from atout.engine.austrian.view import AustrianView
 from atout.engine.errors import IllegalActionError
 from atout.engine.two_player import TwoPlayerView
 from atout.engine.view import SeatView
-from atout.games import Deal, new_deal
+from atout.games import Game, new_deal
 from atout.records import write_record
 
 _PROMPTS = {
@@ -104,7 +104,7 @@ def play_command(
         raise typer.Exit(0)
 
 
-def play_deal(deal: Deal, you: int, bots: dict[int, Bot], console: Console) -> bool:
+def play_deal(deal: Game, you: int, bots: dict[int, Bot], console: Console) -> bool:
     """Run the deal to its end; False if the player quit."""
     told = 0
     while not deal.is_over():
@@ -125,7 +125,7 @@ def play_deal(deal: Deal, you: int, bots: dict[int, Bot], console: Console) -> b
     return True
 
 
-def _narrate(deal: Deal, you: int, told: int, console: Console) -> int:
+def _narrate(deal: Game, you: int, told: int, console: Console) -> int:
     events = deal.view(you).events
     for event in events[told:]:
         line = describe_event(event, you)
@@ -134,7 +134,7 @@ def _narrate(deal: Deal, you: int, told: int, console: Console) -> int:
     return len(events)
 
 
-def _ask(deal: Deal, view: AnyView, console: Console) -> int | None:
+def _ask(deal: Game, view: AnyView, console: Console) -> int | None:
     phase = view.phase
     _show_table(view, console)
     while True:
