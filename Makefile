@@ -2,8 +2,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Two installs, two stamps: `make run` installs what playing needs and no more; `make test` (and
-# the lint, typecheck and bench targets) everything the tests and tools need.
+# Two installs, two stamps: `make run` (and `make bench`) installs what playing needs and no more;
+# `make test` (and the lint and typecheck targets) everything the tests and tools need.
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed
 
@@ -39,7 +39,7 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
-bench: $(TEST_STAMP)
+bench: $(RUN_STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:

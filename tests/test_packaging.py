@@ -49,6 +49,7 @@ def test_make_run_installs_only_what_playing_needs(tmp_path: Path) -> None:
     assert _extras(plan) == {"solver-fast"}
     assert "pip check" in plan
     assert plan.rstrip().endswith("atout play")
+    assert _extras(_planned("bench", tmp_path)) == {"solver-fast"}  # the benchmark needs no more
 
 
 def test_make_test_installs_what_the_tests_need(tmp_path: Path) -> None:
