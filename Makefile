@@ -2,34 +2,44 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# Two installs, two stamps: `make run` (and `make bench`) installs what playing needs and no more;
+# `make test` (and the lint and typecheck targets) everything the tests and tools need.
+RUN_STAMP  := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench clean
 
-$(STAMP): pyproject.toml Makefile
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	# solver-fast (numba): the compiled solver and playouts the expert's time aims count on
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,solver-fast]'
-	# the independent bot the arena measures against (atout.bots.magmacrunch); its own
-	# dependency, an arcade engine, serves only its terminal screens
-	$(BIN)/python -m pip install --quiet --no-deps 'magmacrunch-tarot==0.1.1'
-	touch $(STAMP)
 
-run: $(STAMP)
+# solver-fast (numba): the compiled solver, playouts and dealings the computer players' speed counts on
+$(RUN_STAMP): pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[solver-fast]'
+	$(BIN)/python -m pip check
+	touch $(RUN_STAMP)
+
+# dev: the test and lint tools; ray: tests/cli/test_arena_ray.py runs `atout arena --ray` on a
+# local Ray cluster; magmacrunch: the independent bot's tests (its licence is noncommercial: README)
+$(TEST_STAMP): pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,solver-fast,ray,magmacrunch]'
+	$(BIN)/python -m pip check
+	touch $(TEST_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/atout play
 
-test: $(STAMP) lint typecheck
+test: $(TEST_STAMP) lint typecheck
 	$(BIN)/python -m pytest -n 2 tests src/atout
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(RUN_STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:

@@ -52,7 +52,10 @@ RESAMPLES = 2000
 SIDES = ("candidate", "baseline")
 TRACKS = ("full", "cardplay")
 """``full``: the tested seat makes every decision; ``cardplay``: its card plays only."""
-RAY_MISSING: Final = "install the ray extra: pip install -e '.[ray]'"
+RAY_MISSING: Final = (
+    "Ray is not installed: --ray needs the ray extra "
+    "(pip install 'atout[ray]', or pip install -e '.[ray]' in a clone of atout)"
+)
 _AUCTION: Final = 1000
 """Seeds the reference bots of the cardplay track's auction (a seat number never reaches it)."""
 _DECLARE: Final = 1001

@@ -100,9 +100,10 @@ def test_bootstrap_known_cases() -> None:
         (["--candidate", "expert", "--level", "huge"], "unknown expert level 'huge'"),
         (["--candidate", "rules", "--level", "fast"], "the rules bot has no levels"),
         (["-p", "7"], "error:"),
-        (
+        pytest.param(
             ["--reference", "magmacrunch", "-p", "3"],
             "--reference: the magmacrunch bot plays only the 4-player",
+            marks=pytest.mark.magmacrunch,
         ),
     ],
 )

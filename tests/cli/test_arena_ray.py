@@ -23,7 +23,7 @@ def _need_ray() -> None:
         import ray  # noqa: F401
     except ImportError:
         if os.environ.get("CI") == "true":
-            pytest.fail("ray is not installed, and CI=true requires it: pip install -e '.[dev,ray]'")
+            pytest.fail("ray is not installed, and CI=true requires it (make test installs it)")
         pytest.skip("ray is not installed (pip install -e '.[ray]')")
 
 
@@ -92,7 +92,10 @@ def test_without_ray_the_command_says_how_to_install_it(atout: Any, monkeypatch:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
     result = atout("arena", "--deals", "1", "--ray", "auto")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: install the ray extra: pip install -e '.[ray]'"
+    assert result.stderr.strip() == (
+        "error: Ray is not installed: --ray needs the ray extra "
+        "(pip install 'atout[ray]', or pip install -e '.[ray]' in a clone of atout)"
+    )
 
 
 def test_an_empty_ray_address_is_refused(atout: Any) -> None:

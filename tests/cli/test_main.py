@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import subprocess
 import sys
 from typing import Any
+
+import atout as atout_package
 
 COMMANDS = ("play", "score", "simulate", "replay")
 
@@ -50,3 +53,20 @@ def test_a_closed_pipe_ends_quietly_without_a_traceback() -> None:
     proc.wait(timeout=60)
     assert "Traceback" not in err
     assert proc.returncode in (0, 1)
+
+
+def test_version_prints_the_installed_version() -> None:
+    """``atout --version`` (and ``python -m atout --version``) prints the package's version, the one
+    its metadata gives (pyproject reads it from ``atout.__version__``), and nothing else."""
+    done = subprocess.run(
+        [sys.executable, "-m", "atout", "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"atout {importlib.metadata.version('atout')}\n"
+    assert done.stdout == f"atout {atout_package.__version__}\n"
+
+
+def test_version_wins_over_a_command(atout: Any) -> None:
+    result = atout("--version", "simulate", "--deals", "5")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"atout {atout_package.__version__}"

@@ -224,16 +224,36 @@ def test_play_in_a_real_terminal_prompts_and_quits() -> None:
 
 
 def test_the_computer_players_are_chosen_by_name(atout: Any) -> None:
-    for bot in ("rules", "expert:strong", "magmacrunch"):
+    for bot in ("rules", "expert:strong"):
         result = atout("play", "--seed", "3", "--bot", bot, input="quit\n")
         assert result.exit_code == 0, result.stdout
-    for bot, message, *more in (
+    for bot, message in (
         ("cheat", "arena only"),
         ("wizard", "unknown bot"),
         ("expert:huge", "unknown expert level"),
-        ("magmacrunch", "plays only the 4-player French game", "--players", "5"),
     ):
-        result = atout("play", "--bot", bot, *more, input="quit\n")
+        result = atout("play", "--bot", bot, input="quit\n")
         assert result.exit_code == 2
         assert message in result.stderr + result.stdout
         assert "Traceback" not in result.stderr + result.stdout
+
+
+@pytest.mark.magmacrunch
+def test_the_independent_bot_plays_only_the_four_player_french_game(atout: Any) -> None:
+    result = atout("play", "--seed", "3", "--bot", "magmacrunch", input="quit\n")
+    assert result.exit_code == 0, result.stdout
+    result = atout("play", "--bot", "magmacrunch", "--players", "5", input="quit\n")
+    assert result.exit_code == 2
+    assert "plays only the 4-player French game" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_without_the_independent_bots_package_play_says_how_to_install_it(
+    atout: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "tarot.rules", None)  # an import of it now fails
+    result = atout("play", "--bot", "magmacrunch", input="quit\n")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --bot: the magmacrunch bot needs the magmacrunch-tarot package")
+    assert "pip install 'atout[magmacrunch]'" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

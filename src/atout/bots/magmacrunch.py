@@ -7,9 +7,11 @@ step up or a pass), ``ai_discards``, ``ai_card``, and ``poignee`` (every poigné
 declared). This module only translates: a seat's view into that package's cards, bids and trick,
 and its answer back into an atout action. It reads nothing but the seat's view.
 
-Install it beside atout (its own dependency, the arcade engine, is only for its terminal screens)::
+It is an optional peer, not MIT but under the PolyForm Noncommercial License 1.0.0 (its package
+metadata says so; README, "Licence"). Install it beside atout with the extra that pins it (its own
+dependencies, that project's terminal arcade, serve only its screens)::
 
-    pip install --no-deps magmacrunch-tarot==0.1.1
+    pip install -e '.[magmacrunch]'
 
 It plays the 4-player French game only (its decisions know no called king, no 3- or 5-player
 chien and no Austrian game); :meth:`MagmacrunchBot.supports` says so and the arena checks it
@@ -29,7 +31,7 @@ from atout.engine.actions import ACTIONS, BID_ACTIONS, ActionKind
 from atout.rules import Rules
 
 PACKAGE = "magmacrunch-tarot"
-INSTALL = f"pip install --no-deps {PACKAGE}==0.1.1"
+INSTALL = "pip install 'atout[magmacrunch]', or pip install -e '.[magmacrunch]' in a clone of atout"
 
 _SUITS = ("spades", "hearts", "diamonds", "clubs")
 """The package's suit names, in atout's suit order."""
@@ -50,8 +52,19 @@ def load_rules() -> Any:
     except ImportError:
         module = None
     if module is None or not all(hasattr(module, f) for f in ("ai_bid", "ai_discards", "ai_card", "Trick")):
-        raise IndependentBotMissing(f"the magmacrunch bot needs the {PACKAGE} package: {INSTALL}")
+        raise IndependentBotMissing(
+            f"the magmacrunch bot needs the {PACKAGE} package (noncommercial licence): {INSTALL}"
+        )
     return module
+
+
+def installed() -> bool:
+    """Whether the package is installed (and has the functions the bot calls)."""
+    try:
+        load_rules()
+    except IndependentBotMissing:
+        return False
+    return True
 
 
 class MagmacrunchBot:

@@ -8,23 +8,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from atout.arena import (
-    TRACKS,
-    ArenaSetup,
-    CheckpointError,
-    ClusterError,
-    add_gap_closed,
-    checkpoint_runs,
-    compare_runs,
-    import_ray,
-    run_arena,
-)
-from atout.bots.registry import make_bot, unsupported, with_think
 from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOption, fail, rules_from_cli
-from atout.games import new_deal
+
+# atout.arena and the bots (and numba through them) are imported by the commands, not at start-up
 
 
 def arena_command(
@@ -80,6 +68,20 @@ def arena_command(
     ] = None,
 ) -> None:
     """Play duplicate deals: the candidate, then the baseline, in each seat against the reference."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from atout.arena import (
+        TRACKS,
+        ArenaSetup,
+        CheckpointError,
+        ClusterError,
+        add_gap_closed,
+        import_ray,
+        run_arena,
+    )
+    from atout.bots.registry import make_bot, unsupported, with_think
+    from atout.games import new_deal
+
     if deals < 1:
         fail("--deals must be at least 1")
     if workers < 1:
@@ -183,6 +185,8 @@ def arena_compare_command(
 ) -> None:
     """Compare two candidates run separately (each with --checkpoint) against the same baseline on
     the same deals: deal by deal, as if A had played against B."""
+    from atout.arena import CheckpointError, checkpoint_runs, compare_runs
+
     try:
         runs_a = checkpoint_runs(first)
         runs_b = runs_a if second is None or second == first else checkpoint_runs(second)

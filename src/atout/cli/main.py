@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Annotated
 
 import typer
 
+from atout import __version__
 from atout.cli.arena import arena_command, arena_compare_command
 from atout.cli.play import play_command
 from atout.cli.replay import replay_command
@@ -21,6 +23,24 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"atout {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """The options before the command."""
+
+
 app.command("play")(play_command)
 app.command("score")(score_command)
 app.command("simulate")(simulate_command)

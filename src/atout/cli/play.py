@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from atout.bots.base import Bot
-from atout.bots.registry import make_bot, unsupported, with_think
 from atout.cli.common import (
     GameOption,
     OptionsOption,
@@ -26,6 +24,9 @@ from atout.engine.two_player import TwoPlayerView
 from atout.engine.view import SeatView
 from atout.games import Game, new_deal
 from atout.records import write_record
+
+if TYPE_CHECKING:
+    from atout.bots.base import Bot
 
 _PROMPTS = {
     "excuse_sec": "Your only trump is the Excuse: cancel the deal? (excuse_sec / no)",
@@ -68,6 +69,8 @@ def play_command(
     ] = None,
 ) -> None:
     """Play one deal against computer players, typing card names."""
+    from atout.bots.registry import make_bot, unsupported, with_think  # the bots load numba: not at start-up
+
     if think is not None and not think > 0:
         fail("--think must be a positive number of seconds")
     bot = with_think(bot, think)
