@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from atout.bots import RandomBot, make_bot
-from atout.bots.expert.search import card_values, ending_position, playout_value
+from atout.bots.expert.search import card_values, playout_value
 from atout.bots.rules import RulesBot, kernel
 from atout.bots.rules.playout import play_to_end, play_to_end_slow
 from atout.cards import EXCUSE, PETIT, TRUMPS_MASK
@@ -26,7 +26,6 @@ from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.engine.french import FrenchDeal, Phase, check_engine_rules
 from atout.presets import rules_for
 from atout.rules import Rules, RulesError
-from atout.solver import solve
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("fft", {}),
@@ -241,43 +240,6 @@ def test_expert_playout_values_are_the_plain_loop_scores(players: int, seed: int
     values, _, evaluator = card_values(deal, seat, cards, solver_cards=0)
     assert evaluator == "playout"
     assert values == {c: playout_value(deal, seat, c)[0] for c in cards}
-
-
-@settings(max_examples=30, deadline=None)
-@given(
-    players=st.sampled_from([3, 4, 5]),
-    seed=st.integers(0, 2**32 - 1),
-    tricks=st.integers(0, 12),
-    finish=st.integers(1, 5),
-)
-def test_a_playout_stopped_early_is_finished_by_the_solver(
-    players: int, seed: int, tricks: int, finish: int
-) -> None:
-    """``play_to_end(deal, stop_at)`` makes the plain loop's decisions and stops at the first trick
-    to lead with at most ``stop_at`` cards a hand; ``playout_value(..., finish_cards)`` then scores
-    the solver's value of that ending (``ending_position``)."""
-    deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
-    bot = RulesBot()
-    while not deal.is_over() and (deal.phase is not Phase.PLAY or deal.trick_no < tricks):
-        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
-    assume(not deal.is_over() and deal.phase is Phase.PLAY)
-    seat = deal.current_player
-    card = int(deal.legal_actions()[0])
-    stopped, plain = deal.clone(), deal.clone()
-    stopped.apply(card)
-    plain.apply(card)
-    steps = play_to_end(stopped, finish)
-    for _ in range(steps):
-        plain.apply(bot.choose(plain.view(plain.current_player), plain.legal_actions()))
-    assert plain.history == stopped.history
-    if stopped.is_over():
-        assert playout_value(deal, seat, card, finish) == (float(stopped.scores()[seat]), steps)
-        return
-    assert stopped.phase is Phase.PLAY and not stopped.trick_cards
-    assert stopped.trick_no == max(deal.trick_no + 1, stopped.n_tricks - finish)
-    position, scores = ending_position(stopped)
-    value, work = playout_value(deal, seat, card, finish)
-    assert value == scores(solve(position).value)[seat] and work > steps
 
 
 def test_a_deal_already_over_is_left_alone() -> None:
