@@ -1,7 +1,7 @@
 """Shuffling and dealing (RULES.md §3.2), so that a seeded deal is always the same.
 
 >>> hands, chien = deal_cards(Rules(), dealer=0, rng=random.Random(7))
->>> [len(cards_of(h)) for h in hands], len(cards_of(chien))
+>>> [h.bit_count() for h in hands], chien.bit_count()
 ([18, 18, 18, 18], 6)
 """
 
@@ -11,9 +11,8 @@ import functools
 import operator
 import random
 from collections.abc import Callable
-from itertools import accumulate
 
-from atout.cards import BIT, EXCUSE, N_CARDS, PETIT, cards_of
+from atout.cards import BIT, EXCUSE, N_CARDS, PETIT
 from atout.rules import Rules, RulesError
 
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
@@ -101,14 +100,6 @@ def _packet_getters(n: int, size: int) -> list[Callable[[list[int]], tuple[int, 
 def _mask(cards: list[int]) -> int:
     # distinct bits: their sum is their union
     return sum(map(BIT.__getitem__, cards))
-
-
-def deal_order_check(hands: list[int], chien: int) -> bool:
-    """True when hands and chien partition the pack."""
-    total = list(accumulate([*hands, chien], lambda a, b: a | b))[-1]
-    return (
-        total.bit_count() == N_CARDS and sum(len(cards_of(h)) for h in hands) + chien.bit_count() == N_CARDS
-    )
 
 
 def draw_rank(card: int) -> int:

@@ -262,10 +262,6 @@ class Position:
         return f"[{seats}] trick: {trick or '-'} (lead {self.leader}), attack {self.points / 2:g} pts"
 
 
-def _order_of(deal: FrenchDeal, leader: int) -> tuple[int, ...]:
-    return tuple((leader + deal.step * i) % deal.n for i in range(deal.n))
-
-
 def legal_mask(pos: Position, seat: int, hand: int, led: int, trick_mask: int) -> int:
     """The legal cards of ``seat`` holding ``hand`` in ``pos``'s current trick (``trick_mask``, led in
     ``led``), as ``FrenchDeal`` decides them."""
