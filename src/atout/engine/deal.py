@@ -127,8 +127,3 @@ def choose_first_dealer(players: int, rng: random.Random) -> tuple[int, list[tup
             draws.append((seat, card))
         drawn[seat] = card
     return min(drawn, key=lambda s: draw_rank(drawn[s])), draws
-
-
-def next_dealer(rules: Rules, dealer: int) -> int:
-    """The deal passes to the right each hand, also after a cancelled deal (RULES.md §3.1, §3.3)."""
-    return (dealer + seat_step(rules)) % rules.players
