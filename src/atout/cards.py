@@ -39,7 +39,6 @@ EXCUSE_SUIT: Final = 5
 
 SUIT_LETTERS: Final = "SHDC"
 SUIT_SYMBOLS: Final = "♠♥♦♣"
-SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 
 JACK: Final = 11
 CAVALIER: Final = 12
@@ -151,16 +150,6 @@ def half_points(mask: int) -> int:
 def count_bouts(mask: int) -> int:
     """Number of bouts (21, Petit, Excuse) in a card mask."""
     return (mask & BOUTS_MASK).bit_count()
-
-
-def lowest_card(mask: int) -> int:
-    """Index of the lowest bit of a non-empty mask."""
-    return (mask & -mask).bit_length() - 1
-
-
-def highest_card(mask: int) -> int:
-    """Index of the highest bit of a non-empty mask."""
-    return mask.bit_length() - 1
 
 
 def nth_card(mask: int, k: int) -> int:

@@ -21,6 +21,7 @@ from atout.engine.austrian.actions import AUSTRIAN_ACTIONS, AustrianActionKind
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.austrian.invariants import broken_invariants as broken_austrian
 from atout.engine.dead_player import DeadPlayerDeal
+from atout.engine.deal import seat_step
 from atout.engine.events import Event
 from atout.engine.french import FrenchDeal
 from atout.engine.invariants import broken_invariants as broken_french
@@ -202,8 +203,7 @@ def next_dealer(deal: Game) -> int:
     cancelled deal; a dead player keeps dealing as long as everyone passes (§4.3 mode B)."""
     if isinstance(deal, DeadPlayerDeal) and deal.is_over() and deal.outcome.startswith("all passed"):
         return deal.dealer
-    step = -1 if deal.rules.play_direction == "clockwise" else 1
-    return (deal.dealer + step) % deal.n
+    return (deal.dealer + seat_step(deal.rules)) % deal.n
 
 
 def _conforms(deal: Deal) -> Game:

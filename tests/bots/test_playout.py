@@ -16,17 +16,16 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from atout.bots import RandomBot, make_bot
-from atout.bots.expert.search import card_values, ending_position, playout_value
+from atout.bots.expert.search import card_values, playout_value
 from atout.bots.rules import RulesBot, kernel
 from atout.bots.rules.playout import play_to_end, play_to_end_slow
-from atout.cards import EXCUSE, PETIT, TRUMPS_MASK
+from atout.cards import EXCUSE, PETIT, TRUMPS_MASK, card_name, cards_of
 from atout.engine.actions import ACTIONS, ActionKind
 from atout.engine.dead_player import DeadPlayerDeal
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
-from atout.engine.french import FrenchDeal, Phase, check_engine_rules
+from atout.engine.french import FrenchDeal, Phase, check_engine_rules, excuse_exchange_card
 from atout.presets import rules_for
 from atout.rules import Rules, RulesError
-from atout.solver import solve
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("fft", {}),
@@ -243,43 +242,6 @@ def test_expert_playout_values_are_the_plain_loop_scores(players: int, seed: int
     assert values == {c: playout_value(deal, seat, c)[0] for c in cards}
 
 
-@settings(max_examples=30, deadline=None)
-@given(
-    players=st.sampled_from([3, 4, 5]),
-    seed=st.integers(0, 2**32 - 1),
-    tricks=st.integers(0, 12),
-    finish=st.integers(1, 5),
-)
-def test_a_playout_stopped_early_is_finished_by_the_solver(
-    players: int, seed: int, tricks: int, finish: int
-) -> None:
-    """``play_to_end(deal, stop_at)`` makes the plain loop's decisions and stops at the first trick
-    to lead with at most ``stop_at`` cards a hand; ``playout_value(..., finish_cards)`` then scores
-    the solver's value of that ending (``ending_position``)."""
-    deal = FrenchDeal.new(Rules(players=players), dealer=seed % players, rng=seed)
-    bot = RulesBot()
-    while not deal.is_over() and (deal.phase is not Phase.PLAY or deal.trick_no < tricks):
-        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
-    assume(not deal.is_over() and deal.phase is Phase.PLAY)
-    seat = deal.current_player
-    card = int(deal.legal_actions()[0])
-    stopped, plain = deal.clone(), deal.clone()
-    stopped.apply(card)
-    plain.apply(card)
-    steps = play_to_end(stopped, finish)
-    for _ in range(steps):
-        plain.apply(bot.choose(plain.view(plain.current_player), plain.legal_actions()))
-    assert plain.history == stopped.history
-    if stopped.is_over():
-        assert playout_value(deal, seat, card, finish) == (float(stopped.scores()[seat]), steps)
-        return
-    assert stopped.phase is Phase.PLAY and not stopped.trick_cards
-    assert stopped.trick_no == max(deal.trick_no + 1, stopped.n_tricks - finish)
-    position, scores = ending_position(stopped)
-    value, work = playout_value(deal, seat, card, finish)
-    assert value == scores(solve(position).value)[seat] and work > steps
-
-
 def test_a_deal_already_over_is_left_alone() -> None:
     deal = FrenchDeal.new(Rules(players=4), rng=3)
     play_to_end_slow(deal)
@@ -366,3 +328,60 @@ def test_the_expert_decides_alike_with_and_without_the_kernel(monkeypatch: pytes
             decisions.append((action, None if last is None else (last.values, last.work)))
         runs.append(decisions)
     assert runs[0] == runs[1]
+
+
+@needs_kernel
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    variant=st.integers(0, len(VARIANTS) - 1),
+    seed=st.integers(0, 2**32 - 1),
+    cards=st.integers(0, 70),
+    noise=st.sampled_from([0.0, 0.5, 1.0]),
+)
+def test_the_kernel_s_legal_cards_are_the_engine_s_3_8(
+    players: int, variant: int, seed: int, cards: int, noise: float
+) -> None:
+    """RULES.md §3.8, compiled: replaying the card play so far and then any card of the hand, the
+    kernel refuses that card (-1 misses) exactly when the engine's ``legal_play_mask`` does
+    (follow, trump, over-trump, the Excuse, the 5-player first lead, the Excuse due before the
+    last trick); random cards reach the rarer duties."""
+    rules = _rules(variant, players)
+    assume(rules is not None)
+    assert rules is not None
+    deal = FrenchDeal.new(rules, dealer=seed % players, rng=seed)
+    rng = random.Random(seed)
+    bot = RulesBot()
+    while not deal.is_over() and not deal.only_cards_left:
+        deal.apply(bot.choose(deal.view(deal.current_player), deal.legal_actions()))
+    _advance(deal, cards, noise, rng)
+    assume(not deal.is_over() and kernel.compiles(deal))
+    seat = deal.current_player
+    plays = [(s, c) for seats, trick, _ in deal.tricks for s, c in zip(seats, trick, strict=True)]
+    plays += list(zip(deal.trick_seat_order(), deal.trick_cards, strict=False))
+    start = list(deal.hands)
+    for s, c in plays:
+        start[s] |= 1 << c
+    legal = deal.legal_play_mask()
+    for card in cards_of(deal.hands[seat]):
+        judge = kernel.PlayJudge(deal, [c for _, c in plays] + [card], seat)
+        refused = judge.judge(start, deal.ecart)[1] == -1
+        assert refused == (not legal >> card & 1), card_name(card)
+
+
+@needs_kernel
+@settings(max_examples=500, deadline=None)
+@given(cards=st.sets(st.integers(0, 77)), dense=st.booleans(), any_card=st.booleans())
+def test_the_kernel_s_excuse_exchange_card_is_the_engine_s_3_9(
+    cards: set[int], dense: bool, any_card: bool
+) -> None:
+    """RULES.md §3.9, compiled: the card a side hands over for its Excuse, from any won pile (a few
+    cards, or all but a few; the Excuse itself left out, as the engine leaves it out), under both
+    ``excuse_exchange_card`` rules."""
+    won = sum(1 << c for c in cards)
+    if dense:
+        won ^= (1 << 78) - 1
+    won &= ~(1 << EXCUSE)
+    rule = "any_won_card" if any_card else "low"
+    compiled = kernel._exchange_card_jit(won & kernel.PLAIN, won >> 56, any_card)
+    assert compiled == excuse_exchange_card(won, rule)

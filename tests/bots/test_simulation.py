@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,12 +20,10 @@ from atout.bots.expert.simulation import (
     rules_ecart,
 )
 from atout.bots.rules import RulesBot
-from atout.bots.rules.playout import play_to_end
 from atout.cards import SUIT_MASKS
 from atout.engine.actions import ACTIONS, DISCARD_BASE, PASS, ActionKind
 from atout.engine.french import FrenchDeal
 from atout.rules import Rules
-from atout.scoring import score
 
 
 def _at_a_bid(seed: int, players: int, bids_before: int) -> FrenchDeal | None:
@@ -187,32 +184,6 @@ def test_the_margin_is_how_clearly_an_option_must_beat_the_rules_bots() -> None:
     assert compare_options(draw, play, near, (0,), 8, margin=0.0).option == (1,)
     assert compare_options(draw, play, [*near, (2,)], (0,), 8, margin=1.0).option == (2,)
     assert ExpertBot.at_level("strong,margin=0.5").config.margin == 0.5
-
-
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]))
-def test_the_taker_edge_counts_only_for_the_attack_and_never_lowers_its_score(
-    seed: int, players: int
-) -> None:
-    """``taker_edge``: a simulated deal scored as if the attack had taken more card points,
-    only when the seat is on the attack; a defender's simulated score is untouched."""
-    deal = _at_a_bid(seed, players, 0)
-    assert deal is not None
-    seat = deal.current_player
-    for action in deal.legal_actions():
-        plain, steps = play_option(deal, seat, (action,))
-        edged, edged_steps = play_option(deal, seat, (action,), edge=5.0)
-        assert steps == edged_steps
-        world = deal.clone()
-        world.apply(action)
-        play_to_end(world)
-        summary = world.summary
-        if summary is None or seat not in summary.attack:
-            assert edged == plain
-            continue
-        raised = replace(summary, half_points=min(182, summary.half_points + 10))
-        assert edged == score(raised)[seat] >= plain
-    assert ExpertBot.at_level("strong,taker_edge=4").config.taker_edge == 4.0
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

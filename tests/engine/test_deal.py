@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from atout.cards import ALL_CARDS
 from atout.engine import FrenchDeal
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, PACKET_SIZE, deal_from_deck
+from atout.games import new_deal, next_dealer
+from atout.presets import rules_for
 from atout.rules import Rules, RulesError
 
 
@@ -105,8 +107,16 @@ def test_lowest_card_deals_and_the_excuse_draws_again_3_1() -> None:
         assert {seat for seat, _ in draws} == {0, 1, 2, 3}
 
 
-def test_the_deal_passes_to_the_right_3_1() -> None:
-    from atout.engine.deal import next_dealer
-
-    assert [next_dealer(Rules(), d) for d in range(4)] == [1, 2, 3, 0]
-    assert next_dealer(Rules(play_direction="clockwise"), 0) == 3
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(players=2), Rules(players=3), Rules(), Rules(players=5), rules_for("tarock")],
+    ids=["french 2", "french 3", "french 4", "french 5", "tarock"],
+)
+def test_the_deal_passes_to_the_right_in_every_game_3_1(rules: Rules) -> None:
+    """The one next-dealer rule (``atout.games.next_dealer``): to the right, to the left when play
+    goes clockwise, in every game."""
+    n = rules.players if rules.game != "austrian" else 3
+    for dealer in range(n):
+        assert next_dealer(new_deal(rules, dealer=dealer, rng=dealer)) == (dealer + 1) % n
+        mirrored = rules.replace(play_direction="clockwise")
+        assert next_dealer(new_deal(mirrored, dealer=dealer, rng=dealer)) == (dealer - 1) % n

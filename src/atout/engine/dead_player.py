@@ -21,6 +21,7 @@ from collections.abc import Mapping
 
 from atout.cards import TRUMPS_MASK, CardSet
 from atout.engine.actions import Action
+from atout.engine.deal import seat_step
 from atout.engine.events import PRIVATE_KINDS, SEAT_FIELDS, Event
 from atout.engine.french import FrenchDeal
 from atout.engine.phase import Phase
@@ -47,7 +48,7 @@ def active_seats(rules: Rules, dealer: int) -> tuple[int, ...]:
     """The four players in playing order from the dead dealer's right. Inner seat i of the
     4-player deal is the i-th of them; its dealer is inner seat 3, so the dead dealer's
     right speaks and leads first."""
-    step = 1 if rules.play_direction == "counterclockwise" else -1
+    step = seat_step(rules)
     return tuple((dealer + step * (i + 1)) % TABLE for i in range(IN_PLAY))
 
 

@@ -1,7 +1,7 @@
 """Shuffling and dealing (RULES.md §3.2), so that a seeded deal is always the same.
 
 >>> hands, chien = deal_cards(Rules(), dealer=0, rng=random.Random(7))
->>> [len(cards_of(h)) for h in hands], len(cards_of(chien))
+>>> [h.bit_count() for h in hands], chien.bit_count()
 ([18, 18, 18, 18], 6)
 """
 
@@ -11,9 +11,8 @@ import functools
 import operator
 import random
 from collections.abc import Callable
-from itertools import accumulate
 
-from atout.cards import BIT, EXCUSE, N_CARDS, PETIT, cards_of
+from atout.cards import BIT, EXCUSE, N_CARDS, PETIT
 from atout.rules import Rules, RulesError
 
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
@@ -103,14 +102,6 @@ def _mask(cards: list[int]) -> int:
     return sum(map(BIT.__getitem__, cards))
 
 
-def deal_order_check(hands: list[int], chien: int) -> bool:
-    """True when hands and chien partition the pack."""
-    total = list(accumulate([*hands, chien], lambda a, b: a | b))[-1]
-    return (
-        total.bit_count() == N_CARDS and sum(len(cards_of(h)) for h in hands) + chien.bit_count() == N_CARDS
-    )
-
-
 def draw_rank(card: int) -> int:
     """Rank of a card in the draw for the first dealer (RULES.md §3.1): trumps above suits,
     suits by rank with ties broken ♠ > ♥ > ♦ > ♣, so the ♣1 is the lowest card."""
@@ -136,8 +127,3 @@ def choose_first_dealer(players: int, rng: random.Random) -> tuple[int, list[tup
             draws.append((seat, card))
         drawn[seat] = card
     return min(drawn, key=lambda s: draw_rank(drawn[s])), draws
-
-
-def next_dealer(rules: Rules, dealer: int) -> int:
-    """The deal passes to the right each hand, also after a cancelled deal (RULES.md §3.1, §3.3)."""
-    return (dealer + seat_step(rules)) % rules.players

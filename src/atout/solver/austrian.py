@@ -67,7 +67,7 @@ from atout.engine.austrian.cards import (
     card_value,
 )
 from atout.engine.austrian.deal import N_TRICKS, AustrianDeal
-from atout.engine.austrian.tricks import legal_cards
+from atout.engine.austrian.tricks import legal_cards, winning_card
 from atout.rules import Rules
 from atout.solver.root import INF, RootSearch
 
@@ -80,11 +80,6 @@ RANK: Final = tuple(STRENGTH[c] + (100 if AUSTRIAN_SUIT_OF[c] == TRUMP else 0) f
 def values_of(jack_value: int) -> tuple[int, ...]:
     """Each card index's value for the count (RULES.md §1.2)."""
     return tuple(card_value(c, jack_value) for c in range(78))
-
-
-def beats(card: int, best: int, led: int) -> bool:
-    """Whether ``card`` takes a trick of suit ``led`` from ``best``, the card winning it so far."""
-    return RANK[card] > RANK[best] and (AUSTRIAN_SUIT_OF[card] == led or AUSTRIAN_SUIT_OF[card] == TRUMP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,12 +173,8 @@ class AustrianPosition:
         new_hands = (hands[0], hands[1], hands[2])
         if len(trick) < 3:
             return replace(self, hands=new_hands, trick=trick), 0
-        led = AUSTRIAN_SUIT_OF[trick[0]]
-        best = 0
-        for i in range(1, 3):
-            if beats(trick[i], trick[best], led):
-                best = i
-        winner = self.order[self.leader][best]
+        best = winning_card(BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]], AUSTRIAN_SUIT_OF[trick[0]])
+        winner = self.order[self.leader][trick.index(best)]
         gain = 0
         if winner == self.declarer:
             gain = sum(card_value(c, self.jack_value) for c in trick) - 2
@@ -598,7 +589,6 @@ __all__ = [
     "AustrianPosition",
     "AustrianResult",
     "AustrianSolver",
-    "beats",
     "random_ending",
     "solve",
     "values_of",

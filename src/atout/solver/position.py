@@ -37,12 +37,11 @@ from atout.cards import (
     PETIT_MASK,
     SUIT_MASKS,
     SUIT_OF,
-    TRUMPS_MASK,
     CardSet,
     half_points,
 )
 from atout.engine.french import FrenchDeal
-from atout.engine.tricks import legal_cards
+from atout.engine.tricks import legal_cards, winning_card
 from atout.rules import Rules
 
 _JACKS = sum(BIT[s * 14 + 10] for s in range(4))
@@ -262,10 +261,6 @@ class Position:
         return f"[{seats}] trick: {trick or '-'} (lead {self.leader}), attack {self.points / 2:g} pts"
 
 
-def _order_of(deal: FrenchDeal, leader: int) -> tuple[int, ...]:
-    return tuple((leader + deal.step * i) % deal.n for i in range(deal.n))
-
-
 def legal_mask(pos: Position, seat: int, hand: int, led: int, trick_mask: int) -> int:
     """The legal cards of ``seat`` holding ``hand`` in ``pos``'s current trick (``trick_mask``, led in
     ``led``), as ``FrenchDeal`` decides them."""
@@ -299,16 +294,13 @@ def finisher(
     bonuses (:class:`Position`) when the trick holds it."""
     side = tuple(0 if a else 1 for a in attack)
     low_rule = rule == "low"
-    trumps = TRUMPS_MASK
-    suits = SUIT_MASKS
 
     def finish(
         cards: tuple[int, ...], leader: int, mask: int, led: int, points: int, left: int, xs: ExcuseState
     ) -> tuple[int, int, ExcuseState]:
         seats = order[leader]
         body = mask & ~EXCUSE_MASK
-        top = body & trumps
-        winner = seats[cards.index((top or body & suits[led]).bit_length() - 1)]
+        winner = seats[cards.index(winning_card(body, led))]
         wside = side[winner]
         won_a, won_d, min_a, min_d, debt, public = xs
         if mask & EXCUSE_MASK:

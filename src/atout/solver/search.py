@@ -55,6 +55,7 @@ from atout.cards import (
     cards_of,
     half_points,
 )
+from atout.engine.tricks import legal_cards, winning_card
 from atout.solver.position import ExcuseState, Position, finisher
 from atout.solver.root import INF, RootSearch
 
@@ -269,26 +270,14 @@ class Solver(RootSearch):
             elif led < 0:
                 legal = hand
             else:
-                # RULES.md §3.8, as atout.engine.tricks.legal_cards
-                legal = 0
-                if led != 4:
-                    legal = hand & suits[led]
-                if legal:
-                    legal |= hand & exc_mask
-                else:
-                    own = hand & trumps
-                    if own:
-                        top = (tmask & trumps).bit_length()
-                        legal = (own >> top << top or own) | (hand & exc_mask)
-                    else:
-                        legal = hand
+                legal = legal_cards(hand, led, tmask)  # RULES.md §3.8
             if not legal & (legal - 1):
                 return [legal.bit_length() - 1]
             body = tmask & ~exc_mask
             top_trump = win = 0
             if body:
                 top_trump = body & trumps
-                win = (top_trump or body & suits[led]).bit_length() - 1
+                win = winning_card(body, led)
             cards = []
             if use_eq:
                 rest = 0

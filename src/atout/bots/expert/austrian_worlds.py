@@ -49,7 +49,6 @@ TALON = 3
 """Place index of the unseen unused talon."""
 DISCARD = 4
 """Place index of the face-down part of the declarer's discard (a defender's view of a threesome)."""
-PLACES = 5
 HIDDEN_DISCARDABLE = PLAIN_SUITS_MASK & AUSTRIAN_DECK_MASK & ~KINGS_MASK
 """Cards that may lie face down in the discard: plain cards but kings (RULES.md §5.3)."""
 

@@ -73,9 +73,6 @@ class ExpertConfig:
     and the bot is deterministic under its seed)."""
     solver_cards: int = 3
     """Solve exactly once every hand holds at most this many cards."""
-    finish_cards: int = 0
-    """Before that, playouts stop once every hand holds at most this many cards and the solver
-    plays the rest (0: the rules bot plays to the end)."""
     min_samples: int = 2
     """Fewer finished worlds than this: play the rules bot's card."""
     bid_inference: bool = True
@@ -83,9 +80,6 @@ class ExpertConfig:
     (:mod:`.likelihood`); ``False``: uniformly among the worlds consistent with the view."""
     temperature: float = TEMPERATURE
     """Width of the bids' soft bounds, in strength points."""
-    play_mismatch: float = 1.0
-    """Weight factor of a world per card play of another seat that the rules bot, there, would
-    not have made (:func:`.likelihood.play_judge`); 1: plays are not weighed."""
     select: int = 1
     """Dealings drawn per world searched: the likeliest by the other seats' card plays (fewest
     the rules bot would not have made) is searched; 1: no selection."""
@@ -105,10 +99,6 @@ class ExpertConfig:
     budget buys more worlds for the contenders (0: every card in every world)."""
     race_worlds: int = 6
     """Worlds every card is valued in before racing may drop it."""
-    taker_edge: float = 0.0
-    """Card points added to the attack's count in a simulated French bid, call or écart whenever
-    the seat is on the attack, for a seat that plays better than the rules bot playing the
-    dealings out (0: none; 4 loses, docs/bots.md)."""
     seat_play: float = 0.0
     """In a simulated French bid, call or écart, the seat's score moved this fraction of the way
     from the rules bot's card play in its seat to the open-hand card play of the ``cheat`` bot
@@ -269,7 +259,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, austrian_work, think, solver_cards, finish_cards, min_samples, bid_inference, temperature, play_mismatch, select, repair, simulations, all_bids, margin, race, race_worlds, taker_edge, seat_play
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, austrian_work, think, solver_cards, min_samples, bid_inference, temperature, select, repair, simulations, all_bids, margin, race, race_worlds, seat_play
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -328,8 +318,7 @@ class ExpertBot:
             self.config.simulations,
             self.config.margin,
             first,
-            self.config.taker_edge,
-            self.config.seat_play,
+            seat_play=self.config.seat_play,
         )
         self.last_simulation = choice
         if kind is ActionKind.DISCARD:
@@ -396,12 +385,10 @@ class ExpertBot:
         cards = distinct_cards(legal, view.hand, gone, keep)
         totals = dict.fromkeys(cards, 0.0)
         worlds = work = 0
-        weights = 0.0
         evaluator = "none"
         samples = config.samples if len(cards) > 1 else 0  # one card, whatever is chosen
         weigh = bid_weigher(view, config.temperature) if config.bid_inference else None
-        weighted = config.play_mismatch < 1.0
-        mismatch = config.play_mismatch if weighted else MISMATCH if config.select > 1 else None
+        mismatch = MISMATCH if config.select > 1 else None
         sampler = WorldSampler(view, weigh, mismatch, select=config.select, repair=config.repair)
         # the least a world costs: one dealing and its replay
         world_work = sampler.deal_cost + sampler.replay_cost
@@ -414,7 +401,7 @@ class ExpertBot:
             if config.think is None and config.min_samples * cost > config.work:
                 samples = 0
         shared: dict[str, object] = {}  # what every world of this view has in common
-        racing = config.race > 0 and not weighted and len(cards) > 2
+        racing = config.race > 0 and len(cards) > 2
         raced = Race(cards)
         active = list(cards)
         playouts_left = cost - world_work
@@ -429,15 +416,10 @@ class ExpertBot:
             work += sampler.effort - before
             if found is None:
                 break
-            world, weight = found
-            if not weighted:
-                weight = 1.0
-            values, spent, evaluator = card_values(
-                world, view.seat, active, config.solver_cards, config.finish_cards, shared
-            )
+            world = found[0]
+            values, spent, evaluator = card_values(world, view.seat, active, config.solver_cards, shared)
             for card, value in values.items():
-                totals[card] += weight * value
-            weights += weight
+                totals[card] += value
             worlds += 1
             work += spent
             if racing and evaluator == "playout":
@@ -451,7 +433,7 @@ class ExpertBot:
             if rules_card in active and totals[rules_card] >= totals[best]:
                 best = rules_card
         # a card dropped from the race was valued in fewer worlds
-        means = {c: totals[c] / (raced.worlds[c] or weights) for c in cards} if worlds else {}
+        means = {c: totals[c] / (raced.worlds[c] or worlds) for c in cards} if worlds else {}
         self.last = Decision(best, rules_card, worlds, work, evaluator, means)
         return next(a for a in legal if a == best)
 

@@ -30,7 +30,6 @@ from atout.jit import jit, np
 F = TypeVar("F", bound=Callable[..., Any])
 
 PLAIN_BITS = 56
-WORD = (1 << 32) - 1
 TRIES = 20
 """Attempts at a dealing before it is reported as a dead end."""
 

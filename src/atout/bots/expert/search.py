@@ -23,7 +23,7 @@ from typing import Any
 
 from atout.bots.rules import RulesBot
 from atout.bots.rules.kernel import compiles, finish, finish_each
-from atout.bots.rules.playout import CardPlayFollower, play_to_end
+from atout.bots.rules.playout import CardPlayFollower
 from atout.cards import BIT, EXCUSE, HALF_POINTS, PETIT_MASK, SUIT_OF, cards_of, count_bouts
 from atout.engine.french import FrenchDeal, Phase
 from atout.scoring import score
@@ -101,26 +101,13 @@ def solver_values(deal: FrenchDeal, seat: int, cards: Iterable[int]) -> tuple[di
     return out, 1 + solver.nodes // NODES_PER_WORK
 
 
-def playout_value(deal: FrenchDeal, seat: int, card: int, finish_cards: int = 0) -> tuple[float, int]:
+def playout_value(deal: FrenchDeal, seat: int, card: int) -> tuple[float, int]:
     """``seat``'s score after playing ``card`` and the rules bot everywhere to the end, and the
-    work spent (decisions simulated); with ``finish_cards``, the rules bot plays only until every
-    hand holds at most that many cards and the exact solver plays the rest (scored as
-    :func:`ending_position` scores it, its nodes counted as work)."""
+    work spent (decisions simulated)."""
     world = deal.clone()
     world.apply(card)
-    if not finish_cards:
-        outcome = finish(world)
-        return float(outcome.scores[seat]), outcome.steps
-    steps = play_to_end(world, finish_cards)
-    if world.is_over():
-        return float(world.scores()[seat]), steps
-    if not uses_solver(world, finish_cards):  # the petit imprenable variant: played out
-        steps += play_to_end(world)
-        return float(world.scores()[seat]), steps
-    position, scores = ending_position(world)
-    solver = Solver(position)
-    value = solver.solve().value
-    return float(scores(value)[seat]), steps + 1 + solver.nodes // NODES_PER_WORK
+    outcome = finish(world)
+    return float(outcome.scores[seat]), outcome.steps
 
 
 def card_values(
@@ -128,25 +115,24 @@ def card_values(
     seat: int,
     cards: Iterable[int],
     solver_cards: int,
-    finish_cards: int = 0,
     shared: dict[str, Any] | None = None,
 ) -> tuple[dict[int, float], int, str]:
     """Each card's value in ``deal`` for ``seat`` (see the module docstring), the work spent, and
-    the evaluator used (``solver`` or ``playout``); ``finish_cards`` as in :func:`playout_value`;
-    ``shared``: a dict kept over the worlds of one view (:func:`~atout.bots.rules.kernel.finish_each`)."""
+    the evaluator used (``solver`` or ``playout``); ``shared``: a dict kept over the worlds of one
+    view (:func:`~atout.bots.rules.kernel.finish_each`)."""
     cards = list(cards)
     if uses_solver(deal, solver_cards):
         values, work = solver_values(deal, seat, cards)
         return values, work, "solver"
     values = {}
     work = 0
-    if not finish_cards and compiles(deal):  # every card from one position, compiled
+    if compiles(deal):  # every card from one position, compiled
         for card, outcome in zip(cards, finish_each(deal, cards, shared), strict=True):
             values[card] = float(outcome.scores[seat])
             work += outcome.steps - 1  # the card itself is not a simulated decision
         return values, work, "playout"
     for card in cards:
-        values[card], steps = playout_value(deal, seat, card, finish_cards)
+        values[card], steps = playout_value(deal, seat, card)
         work += steps
     return values, work, "playout"
 

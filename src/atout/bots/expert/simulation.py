@@ -19,20 +19,19 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeVar
 
 from atout.bots.expert.likelihood import bid_weight
 from atout.bots.expert.search import play_out_open
 from atout.bots.rules import RulesBot
 from atout.bots.rules.kernel import finish
-from atout.cards import ALL_CARDS, KINGS_MASK, SUIT_MASKS, TOTAL_HALF_POINTS, cards_of
+from atout.cards import ALL_CARDS, KINGS_MASK, SUIT_MASKS, cards_of
 from atout.engine.actions import BID_BASE, BID_NAMES, CALL_BASE, DISCARD_BASE, KEEP_HAND
 from atout.engine.deal import HAND_SIZE
 from atout.engine.errors import IllegalActionError
 from atout.engine.french import FrenchDeal
 from atout.engine.view import SeatView
-from atout.scoring import FrenchSummary, score
 
 _RULES = RulesBot()
 
@@ -104,13 +103,9 @@ def _rebuilt(view: SeatView, hands: list[int], chien: int) -> FrenchDeal | None:
     return deal if deal.view(view.seat) == view else None
 
 
-def play_option(
-    deal: FrenchDeal, seat: int, option: Option, edge: float = 0.0, seat_play: float = 0.0
-) -> tuple[float, int]:
+def play_option(deal: FrenchDeal, seat: int, option: Option, seat_play: float = 0.0) -> tuple[float, int]:
     """``seat``'s score after its ``option`` and the rules bot everywhere to the end of the deal,
-    and the number of decisions simulated; with ``edge``, the score as if the attack had taken
-    ``edge`` more card points whenever ``seat`` is on it (the seat's own card play is better than
-    the rules bot's that played it out); with ``seat_play``, that score moved this fraction of
+    and the number of decisions simulated; with ``seat_play``, that score moved this fraction of
     the way to the seat's score when it plays its cards seeing every hand
     (:func:`~.search.play_out_open`, the ``cheat`` bot's card play). Raises
     :class:`IllegalActionError` for an illegal option."""
@@ -119,11 +114,7 @@ def play_option(
         world.apply(action)
     opened = world.clone() if seat_play else None
     outcome = finish(world)
-    summary = outcome.summary
     value, steps = float(outcome.scores[seat]), outcome.steps
-    if edge and isinstance(summary, FrenchSummary) and seat in summary.attack:
-        half_points = min(TOTAL_HALF_POINTS, max(0, summary.half_points + round(2 * edge)))
-        value = float(score(replace(summary, half_points=half_points))[seat])
     if opened is not None:
         scores, open_steps = play_out_open(opened, seat)
         value += seat_play * (scores[seat] - value)
@@ -186,12 +177,10 @@ def choose_by_simulation(
     dealings: int,
     margin: float = 1.0,
     first: FrenchDeal | None = None,
-    edge: float = 0.0,
     seat_play: float = 0.0,
 ) -> SimulatedChoice:
     """The option of best mean score over ``dealings`` simulated dealings (see the module doc);
-    ``first`` is a dealing already drawn, used first; ``edge`` and ``seat_play`` as in
-    :func:`play_option`."""
+    ``first`` is a dealing already drawn, used first; ``seat_play`` as in :func:`play_option`."""
     pending = first
 
     def draw() -> FrenchDeal | None:
@@ -202,7 +191,7 @@ def choose_by_simulation(
 
     return compare_options(
         draw,
-        lambda deal, option: play_option(deal, view.seat, option, edge, seat_play),
+        lambda deal, option: play_option(deal, view.seat, option, seat_play),
         options,
         rules_option,
         dealings,

@@ -91,20 +91,6 @@ def led_suit(pack: Pack, plays: Plays) -> int:
     return -1
 
 
-def trick_winner(pack: Pack, plays: Plays) -> tuple[int, int] | None:
-    """``(seat, card)`` winning a trick so far (the Excuse never wins), or ``None``."""
-    led = led_suit(pack, plays)
-    if led < 0:
-        return None
-    mask = 0
-    for _, card in plays:
-        if card != pack.excuse:
-            mask |= 1 << card
-    best = pack.winner(mask, led)
-    seat = next(s for s, c in plays if c == best)
-    return seat, best
-
-
 def voids_of(pack: Pack, tricks: tuple[TrickView, ...], current: Plays) -> dict[int, set[int]]:
     """The suits (``TRUMP`` included) each seat has shown it lacks, by the follow and trump rules."""
     voids: dict[int, set[int]] = {}

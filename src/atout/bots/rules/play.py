@@ -78,7 +78,7 @@ def _follow(t: Table, led: int) -> int:
 
 
 def _winning(pack: Pack, plays: Plays, led: int) -> tuple[int, int]:
-    """``(seat, card)`` winning the trick so far, its suit led known (as :func:`trick_winner`)."""
+    """``(seat, card)`` winning the trick so far (the Excuse never wins), its suit led known."""
     mask = 0
     for _, card in plays:
         if card != pack.excuse:

@@ -49,11 +49,10 @@ def play_to_end_slow(deal: FrenchDeal) -> int:
     return steps
 
 
-def play_to_end(deal: FrenchDeal, stop_at: int = 0) -> int:
+def play_to_end(deal: FrenchDeal) -> int:
     """Play ``deal`` to its end with the rules bot in every seat, exactly as
-    :func:`play_to_end_slow` does, card plays without views; with ``stop_at``, stop in the card
-    play as soon as a trick is to be led with at most ``stop_at`` cards in each hand. Returns the
-    number of actions applied."""
+    :func:`play_to_end_slow` does, card plays without views. Returns the number of actions
+    applied."""
     rules = deal.rules
     if rules.five_player_mode == "dead_player" and deal.n == 5:
         return play_to_end_slow(deal)
@@ -64,12 +63,12 @@ def play_to_end(deal: FrenchDeal, stop_at: int = 0) -> int:
             return steps
         deal.apply(choose(deal.view(deal.current_player), deal.legal_actions()))
         steps += 1
-    return steps + _play_cards(deal, deal.n_tricks - stop_at if stop_at > 0 else deal.n_tricks + 1)
+    return steps + _play_cards(deal)
 
 
-def _play_cards(deal: FrenchDeal, stop_trick: int) -> int:
+def _play_cards(deal: FrenchDeal) -> int:
     """From the card play on: card plays by the rules bot's table, built from the deal; the other
-    decisions (poignée, misère) by the plain loop; stops when trick ``stop_trick`` is to be led."""
+    decisions (poignée, misère) by the plain loop."""
     choose = _RULES.choose
     follow = CardPlayFollower(deal)
     steps = 0
@@ -80,8 +79,6 @@ def _play_cards(deal: FrenchDeal, stop_trick: int) -> int:
                 return steps
             deal.apply(choose(deal.view(deal.current_player), deal.legal_actions()))
         else:
-            if deal.trick_no >= stop_trick and not deal.trick_cards:
-                return steps
             follow.play(follow.rules_card())
         steps += 1
 
