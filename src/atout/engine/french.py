@@ -1067,7 +1067,7 @@ class FrenchDeal:
 
     def _play_rule(self, card: int) -> str:
         hand = self.hands[self.current_player]
-        if hand & EXCUSE_MASK and card != EXCUSE and self.rules.excuse_last_trick == "must_play_before_last":
+        if self.legal_play_mask() == EXCUSE_MASK and card != EXCUSE:
             return "RULES.md §3.8 step 1: the Excuse must be played before the last trick"
         if self.led_suit < 0:
             return "RULES.md §3.8 step 2: the first lead may not be in the called suit (5 players)"
@@ -1075,6 +1075,8 @@ class FrenchDeal:
             return "RULES.md §3.8 step 3: must follow suit"
         if SUIT_OF[card] == TRUMP:
             return "RULES.md §3.8: must play a trump higher than the highest trump in the trick"
+        if self.led_suit == TRUMP:
+            return "RULES.md §3.8 step 4: must follow in trumps"
         return "RULES.md §3.8: must trump when void in the suit led"
 
 

@@ -592,12 +592,14 @@ class TwoPlayerDeal:
 
     def _play_rule(self, card: int) -> str:
         available = self.available(self.current_player)
-        if available & EXCUSE_MASK and self.rules.excuse_last_trick == "must_play_before_last":
+        if self.legal_play_mask() == EXCUSE_MASK and card != EXCUSE:
             return "RULES.md §3.8 step 1: the Excuse must be played before the last trick"
         if 0 <= self.led_suit != TRUMP and available & SUIT_MASKS[self.led_suit]:
             return "RULES.md §3.8 step 3: must follow suit"
         if SUIT_OF[card] == TRUMP:
             return "RULES.md §3.8: must play a trump higher than the highest trump in the trick"
+        if self.led_suit == TRUMP:
+            return "RULES.md §3.8 step 4: must follow in trumps"
         return "RULES.md §3.8: must trump when void in the suit led"
 
 

@@ -551,6 +551,10 @@ class AustrianDeal:
         if led != TRUMP and hand & SUIT_MASKS[led]:
             return IllegalActionError("RULES.md §5.4 follow suit", f"{name} by {who}: must follow suit")
         if not BIT[card] & AUSTRIAN_TRUMPS_MASK:
+            if led == TRUMP:
+                return IllegalActionError(
+                    "RULES.md §5.4 follow suit", f"{name} by {who}: must follow in trumps"
+                )
             return IllegalActionError(
                 "RULES.md §5.4 must trump", f"{name} by {who}: void in the suit led, must trump"
             )
