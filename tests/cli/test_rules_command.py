@@ -72,3 +72,38 @@ def test_score_refuses_a_preset_of_another_game(atout: Any) -> None:
     assert result.exit_code == 2 and "tarock preset is for austrian" in result.stderr
     unknown = atout("score", "-", "-r", "nope", input=json.dumps(summary))
     assert unknown.exit_code == 2 and "unknown rules preset" in unknown.stderr
+
+
+def _whole_names(text: str) -> set[str]:
+    """The option names that stand whole at the start of a line (``name=`` or ``* name=``)."""
+    return {line.lstrip("* ").partition("=")[0] for line in text.splitlines() if "=" in line}
+
+
+def test_rules_never_cuts_an_option_name_when_piped_and_narrow(atout: Any, monkeypatch: Any) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    listing = atout("rules")
+    assert listing.exit_code == 0
+    assert set(OPTION_HELP) <= _whole_names(listing.stdout)
+    # piped: one option per line, its meaning on the same line
+    assert f"threshold_0_oudlers=56  {OPTION_HELP['threshold_0_oudlers']}" in listing.stdout.splitlines()
+    preset = atout("rules", "czech")
+    assert preset.exit_code == 0
+    assert set(OPTION_HELP) <= _whole_names(preset.stdout)
+    assert "* threshold_0_oudlers=55  " in preset.stdout  # set by the preset, marked
+
+
+def test_rules_never_cuts_an_option_name_on_a_narrow_terminal() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from atout.cli.rules import _print_listing
+
+    out = StringIO()
+    _print_listing(Console(file=out, width=40, force_terminal=True, color_system=None))
+    lines = out.getvalue().splitlines()
+    assert set(OPTION_HELP) <= _whole_names(out.getvalue())
+    assert all(len(line) <= 40 for line in lines if "=" not in line)
+    wide = StringIO()
+    _print_listing(Console(file=wide, width=120, force_terminal=True, color_system=None))
+    assert all(name in wide.getvalue() for name in OPTION_HELP)  # a table, names whole
