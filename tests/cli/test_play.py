@@ -48,7 +48,7 @@ def test_illegal_answers_are_refused_and_the_prompt_repeats(atout: Any) -> None:
     result = atout("play", "--seed", "1", input=answers())
     out = result.stdout
     assert "Not allowed: " in out
-    assert re.search(r"Not allowed: play \w+: seat 0 does not hold \w+ \(RULES\.md §3\.8", out)
+    assert re.search(r"Not allowed: play \w+: you do not hold \w+ \(RULES\.md §3\.8", out)
     # every refusal is followed by the same prompt again
     assert out.count("Your card") > 18
     assert "You play " in out
@@ -59,7 +59,7 @@ def test_a_taker_calls_discards_and_declares_then_plays_to_the_end(atout: Any) -
     result = atout("play", "--players", "5", "--seed", "48", "--bot", "random", input=answers(bid="garde"))
     out = result.stdout
     assert result.exit_code == 0
-    assert "You bid garde." in out
+    assert "You bid garde (×2)." in out  # a bid told with its multiplier
     assert re.search(r"You call K\S+\.$", out, re.MULTILINE)
     assert "Call a card" in out and "Discard a card" in out
     assert len(re.findall(r"You discard \S+\.$", out, re.MULTILINE)) == 3
@@ -140,6 +140,10 @@ def test_save_after_quitting_writes_a_record_of_the_unfinished_deal(atout: Any, 
     assert "result" not in record
     assert record["actions"][0] == "pass"
     assert not replay(record).is_over()
+    told = atout("replay", str(path))
+    assert told.exit_code == 0 and told.stdout.rstrip().endswith(
+        "Unfinished: the record stops here, seat 0 to act."
+    )
 
 
 def test_the_same_seed_and_answers_play_the_same_deal(atout: Any) -> None:
@@ -257,3 +261,23 @@ def test_without_the_independent_bots_package_play_says_how_to_install_it(
     assert result.stderr.startswith("error: --bot: the magmacrunch bot needs the magmacrunch-tarot package")
     assert "pip install 'atout[magmacrunch]'" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bot_option_lists_only_the_bots_it_accepts(atout: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from atout.bots import magmacrunch
+    from atout.cli.play import _bots_help, playable_bots
+
+    expected = ["random", "rules", "expert"] + (["magmacrunch"] if magmacrunch.installed() else [])
+    assert list(playable_bots()) == expected
+    shown = " ".join(atout("play", "--help").stdout.replace("│", " ").split())
+    assert "The computer players: random, rules, expert (expert:strong for its strong level)" in shown
+    assert all(name in shown for name in expected) and "cheat" not in shown
+    unknown = atout("play", "--bot", "wizard", input="quit\n")
+    assert unknown.exit_code == 2
+    assert unknown.stderr == f"error: --bot: unknown bot 'wizard'; bots: {', '.join(expected)}\n"
+
+    monkeypatch.setitem(sys.modules, "tarot.rules", None)  # the independent bot's package is missing
+    assert playable_bots() == ("random", "rules", "expert")
+    assert "magmacrunch" not in _bots_help()
+    unknown = atout("play", "--bot", "wizard", input="quit\n")
+    assert unknown.stderr == "error: --bot: unknown bot 'wizard'; bots: random, rules, expert\n"

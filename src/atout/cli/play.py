@@ -1,13 +1,17 @@
-"""``atout play``: one deal in the terminal, you against computer players."""
+"""``atout play``: a session of deals in the terminal, you against computer players."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from atout.cli.common import (
     GameOption,
@@ -17,36 +21,71 @@ from atout.cli.common import (
     fail,
     rules_from_cli,
 )
-from atout.cli.render import card_markup, cards_markup, describe_event, seat_name
-from atout.engine.austrian.view import AustrianView
+from atout.cli.render import (
+    bid_worth,
+    card_markup,
+    cards_markup,
+    describe_event,
+    hand_order,
+    seat_name,
+    status_line,
+    trick_line,
+)
+from atout.cli.summary import breakdown_lines
 from atout.engine.errors import IllegalActionError
-from atout.engine.two_player import TwoPlayerView
-from atout.engine.view import SeatView
-from atout.games import Game, new_deal
+from atout.games import Game, View, french_engine, new_deal, next_dealer
 from atout.records import write_record
+from atout.scoring import ScoreSheet
 
 if TYPE_CHECKING:
     from atout.bots.base import Bot
 
 _PROMPTS = {
-    "excuse_sec": "Your only trump is the Excuse: cancel the deal? (excuse_sec / no)",
+    "excuse_sec": "Your only trump is the Excuse: cancel the deal?",
     "bidding": "Your bid",
     "call": "Call a card",
     "talon": "Take a talon half",
     "discard": "Discard a card",
-    "chelem": "Announce a chelem? (chelem / no)",
+    "chelem": "Announce a chelem?",
     "game": "Declare your game",
     "misere": "Declare a misère?",
     "poignee": "Show a poignée?",
     "play": "Your card",
 }
-AnyView = SeatView | TwoPlayerView | AustrianView
 HELP = (
     "Type a card as rank then suit: KS (king of spades), QH, CD (cavalier), JC (valet), 10S, 1H; "
     "trumps T1..T21; the Excuse EX (Sküs in Austrian Tarock). French bids: pass, petite, garde, "
     "garde_sans, garde_contre; Austrian bids: pass, threesome, solo. At any prompt the words in "
-    "brackets are the legal answers. Commands: hand, help, quit."
+    "brackets are the legal answers; no (or yes) answers a question that has one such answer. "
+    "Commands at any prompt: hand (your hand and the table), last (the previous trick), "
+    "score (the session's totals so far), help, quit."
 )
+_ACCENTS = {"poignée": "poignee", "misère": "misere"}
+"""Words typed with their accents, read as the engine spells them."""
+
+
+NOT_PLAYABLE = ("cheat",)
+"""Bots one may not play against: the cheat sees every card (the arena's upper bound only)."""
+
+
+def playable_bots() -> tuple[str, ...]:
+    """The bots a person may play against: every bot but the cheat; an independent bot only
+    where its package is installed."""
+    from atout.bots import magmacrunch
+    from atout.bots.registry import bot_names  # the bots load numba: not at start-up
+
+    return tuple(
+        n for n in bot_names() if n not in NOT_PLAYABLE and (n != "magmacrunch" or magmacrunch.installed())
+    )
+
+
+def _bots_help() -> str:
+    """The bots of :func:`playable_bots`, for ``--help``, named without loading the bots (a test
+    keeps the two lists equal)."""
+    names = ["random", "rules", "expert (expert:strong for its strong level)"]
+    if importlib.util.find_spec("tarot") is not None and importlib.util.find_spec("tarot.rules") is not None:
+        names.append("magmacrunch")
+    return ", ".join(names)
 
 
 def play_command(
@@ -56,26 +95,43 @@ def play_command(
     seat: Annotated[
         int, typer.Option("--seat", help="Your seat, 0 to players-1; the dealer sits just before you.")
     ] = 0,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for a reproducible deal.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for a reproducible session.")] = None,
     option: OptionsOption = None,
-    save: Annotated[Path | None, typer.Option("--save", help="Write the deal's record to this file.")] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            help="Write each deal's record to this file (deal 2 to NAME-2.json, and so on), "
+            "also an unfinished deal's when you leave or press Ctrl-C.",
+        ),
+    ] = None,
     bot: Annotated[
         str,
-        typer.Option("--bot", "-b", help="The computer players: random, rules, expert, expert:strong."),
+        typer.Option("--bot", "-b", help=f"The computer players: {_bots_help()}."),
     ] = "expert",
     think: Annotated[
         float | None,
         typer.Option("--think", metavar="SECONDS", help="Time budget per decision of expert players."),
     ] = None,
+    deals: Annotated[
+        int | None,
+        typer.Option("--deals", "-n", help="Play this many deals, then stop (default: ask after each)."),
+    ] = None,
 ) -> None:
-    """Play one deal against computer players, typing card names."""
-    from atout.bots.registry import make_bot, unsupported, with_think  # the bots load numba: not at start-up
+    """Play deals against computer players, typing card names: after each deal, the running
+    totals and another deal if you want one."""
+    from atout.bots.registry import bot_names, make_bot, unsupported, with_think  # loads numba
 
     if think is not None and not think > 0:
         fail("--think must be a positive number of seconds")
+    if deals is not None and deals < 1:
+        fail("--deals must be 1 or more")
     bot = with_think(bot, think)
-    if bot.strip().lower().partition(":")[0] == "cheat":
+    name = bot.strip().lower().partition(":")[0]
+    if name == "cheat":
         fail("--bot: the cheat bot sees every card; it is for the arena only")
+    if name not in bot_names():
+        fail(f"--bot: unknown bot {name!r}; bots: {', '.join(playable_bots())}")
     try:
         make_bot(bot)
     except ValueError as exc:
@@ -93,22 +149,110 @@ def play_command(
     except ValueError as exc:
         fail(str(exc))
     console = Console(highlight=False)
-    game = "Austrian Tarock" if rules.game == "austrian" else "French Tarot"
-    console.print(f"[bold]{game} for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
+    title = "Austrian Tarock" if rules.game == "austrian" else "French Tarot"
+    console.print(f"[bold]{title} for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
     bots = {s: make_bot(bot, rng=rng) for s in range(players) if s != seat}
-    finished = play_deal(deal, seat, bots, console)
+    table = Table(you=seat, bots=bots, sheet=ScoreSheet(players))
+    number = 1
+    try:
+        while True:
+            finished = _play_and_save(table, deal, number, console, save, seed if number == 1 else None)
+            if not finished:
+                break
+            if deals is not None and number >= deals:
+                break
+            if deals is None and not _another_deal(console):
+                break
+            deal = new_deal(rules, dealer=next_dealer(deal), rng=rng)
+            number += 1
+    except KeyboardInterrupt:
+        if save is not None and not table.saved:
+            _save(deal, _record_path(save, number), seed if number == 1 else None, console, unfinished=True)
+        if len(table.sheet):
+            console.print(_totals_line(table, final=True))
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+    if len(table.sheet):
+        console.print(_totals_line(table, final=True))
+
+
+@dataclass
+class Table:
+    """The session at the table: who you are, the computer players and the score sheet so far."""
+
+    you: int
+    bots: dict[int, Bot]
+    sheet: ScoreSheet
+    saved: bool = False
+    """Whether the deal under way has had its record written (so Ctrl-C need not write it again)."""
+
+
+def _play_and_save(
+    table: Table, deal: Game, number: int, console: Console, save: Path | None, seed: int | None
+) -> bool:
+    """Play one deal of the session, add its scores to the sheet and write its record."""
+    table.saved = False
+    console.print(
+        f"\n[bold]Deal {number}[/]: {seat_name(deal.dealer, table.you)} {_verb(deal.dealer, table.you, 'deals', 'deal')}."
+    )
+    finished = play_deal(deal, table.you, table.bots, console, table)
+    if finished:
+        table.sheet.add(deal.scores(), label=f"deal {number}")
+        console.print(_totals_line(table))
     if save is not None:
+        _save(deal, _record_path(save, number), seed, console, unfinished=not finished)
+        table.saved = True
+    return finished
+
+
+def _verb(seat: int, you: int, third_person: str, second_person: str) -> str:
+    return second_person if seat == you else third_person
+
+
+def _record_path(save: Path, number: int) -> Path:
+    """Deal 1's record goes to ``save``, deal 2's to ``NAME-2.json`` beside it, and so on."""
+    return save if number == 1 else save.with_name(f"{save.stem}-{number}{save.suffix}")
+
+
+def _save(deal: Game, path: Path, seed: int | None, console: Console, unfinished: bool) -> None:
+    """Write a deal's record; an unfinished deal's record has no result and replays to where it stopped."""
+    try:
+        path.write_text(write_record(deal, seed), encoding="utf-8")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+    what = "Record of the unfinished deal" if unfinished else "Record"
+    console.print(f"{what} written to {escape(str(path))}", soft_wrap=True)
+
+
+def _totals_line(table: Table, final: bool = False) -> str:
+    played = len(table.sheet)
+    if not played:
+        return "No deal finished yet: every total is 0."
+    deals = f"{played} deal{'' if played == 1 else 's'}"
+    totals = ", ".join(f"{seat_name(s, table.you)} {v:+d}" for s, v in enumerate(table.sheet.totals))
+    return f"[bold]{'Session totals' if final else 'Totals'}[/] after {deals}: {totals}"
+
+
+def _another_deal(console: Console) -> bool:
+    """Ask for a rematch: Enter or yes for another deal; no, quit or the end of input to stop."""
+    while True:
         try:
-            save.write_text(write_record(deal, seed), encoding="utf-8")
-        except OSError as exc:
-            fail(f"{save}: {exc.strerror}")
-        console.print(f"Record written to {save}", soft_wrap=True)
-    if not finished:
-        raise typer.Exit(0)
+            text = console.input(escape("Another deal? [Y/n] ")).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return False
+        if text in ("", "y", "yes"):
+            return True
+        if text in ("n", "no", "q", "quit", "exit"):
+            return False
+        console.print("Answer y (another deal) or n (stop here).")
 
 
-def play_deal(deal: Game, you: int, bots: dict[int, Bot], console: Console) -> bool:
+def play_deal(
+    deal: Game, you: int, bots: dict[int, Bot], console: Console, table: Table | None = None
+) -> bool:
     """Run the deal to its end; False if the player quit."""
+    table = table or Table(you=you, bots=bots, sheet=ScoreSheet(deal.n))
     told = 0
     while not deal.is_over():
         told = _narrate(deal, you, told, console)
@@ -116,12 +260,15 @@ def play_deal(deal: Game, you: int, bots: dict[int, Bot], console: Console) -> b
         if player != you:
             deal.apply(bots[player].choose(deal.view(player), deal.legal_actions()))
             continue
-        action = _ask(deal, deal.view(you), console)
+        action = _ask(deal, deal.view(you), console, table)
         if action is None:
             console.print("You leave the table.")
             return False
         deal.apply(action)
     _narrate(deal, you, told, console)
+    if deal.summary is not None:  # a cancelled deal was told by its events
+        for line in breakdown_lines(deal.summary, you):
+            console.print(line)
     console.print(
         "[bold]Scores[/]: " + ", ".join(f"{seat_name(s, you)} {v:+d}" for s, v in enumerate(deal.scores()))
     )
@@ -131,61 +278,128 @@ def play_deal(deal: Game, you: int, bots: dict[int, Bot], console: Console) -> b
 def _narrate(deal: Game, you: int, told: int, console: Console) -> int:
     events = deal.view(you).events
     for event in events[told:]:
-        line = describe_event(event, you)
+        line = describe_event(event, you, deal.rules)
         if line:
             console.print(line)
     return len(events)
 
 
-def _ask(deal: Game, view: AnyView, console: Console) -> int | None:
+def _ask(deal: Game, view: View, console: Console, table: Table) -> int | None:
     phase = view.phase
-    _show_table(view, console)
+    _show_table(deal, view, console)
     while True:
         try:
             text = console.input(f"{_PROMPTS[phase]} [dim]({_legal_hint(view)})[/]: ").strip()
         except (EOFError, KeyboardInterrupt):
             return None
-        if text.lower() in ("quit", "exit", "q"):
+        word = text.lower()
+        if word in ("quit", "exit", "q"):
             return None
-        if text.lower() in ("help", "?", "h"):
+        if word in ("help", "?", "h"):
             console.print(HELP)
             continue
-        if text.lower() == "hand":
-            _show_table(view, console)
+        if word == "hand":
+            _show_table(deal, view, console)
+            continue
+        if word == "last":
+            console.print(_last_trick(view))
+            continue
+        if word == "score":
+            console.print(_totals_line(table))
             continue
         if not text:
             continue
         try:
-            action = deal.parse(text)
+            action = _read(deal, view, text)
         except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
             continue
         if action not in view.legal_actions:
             try:
                 deal.clone().apply(action)
             except IllegalActionError as exc:
-                console.print(f"[red]Not allowed: {exc}[/]")
+                console.print(f"[red]Not allowed: {escape(addressed(str(exc), view.seat))}[/]")
             continue
         return action
 
 
-def _show_table(view: AnyView, console: Console) -> None:
+def addressed(message: str, you: int) -> str:
+    """An engine's refusal spoken to the player: "play KS by seat 0 is not allowed" reads
+    "play KS is not allowed", "seat 0 does not hold" "you do not hold", "his hand" "your hand"."""
+    seat = rf"\bseat {you}\b"
+    text = re.sub(rf" by {seat}", "", message)
+    text = re.sub(rf"{seat} does not", "you do not", text)
+    text = re.sub(rf"{seat} must", "you must", text)
+    return text.replace("his hand", "your hand")
+
+
+def _read(deal: Game, view: View, text: str) -> int:
+    """The action typed: accents as the engine spells them, and a bare no or yes when the
+    question has one answer of that kind."""
+    words = text.lower()
+    for accented, plain in _ACCENTS.items():
+        words = words.replace(accented, plain)
+    names = [deal.action_name(a) for a in view.legal_actions]
+    refusals = [a for a, n in zip(view.legal_actions, names, strict=True) if n.startswith(("no_", "keep_"))]
+    if words in ("no", "n") and len(refusals) == 1:
+        return refusals[0]
+    others = [a for a in view.legal_actions if a not in refusals]
+    if words in ("yes", "y") and len(others) == 1 and refusals:
+        return others[0]
+    if words in ("poignee", "misere") and len(others) == 1:
+        return others[0]
+    return deal.parse(words)
+
+
+def _last_trick(view: View) -> str:
+    if not view.tricks:
+        return "No trick has been played yet."
+    return trick_line(view.tricks[-1], len(view.tricks), view.seat)
+
+
+def _show_table(deal: Game, view: View, console: Console) -> None:
+    if view.phase == "play":
+        console.print(status_line(view, len(view.tricks) + _cards_left(view)))
     console.print(f"Your hand: {cards_markup(view.hand)}")
     if view.game == "two_player":
         console.print(f"Your piles: {_tops(view.own_tops)}   Opponent's piles: {_tops(view.opponent_tops)}")
+    if view.game == "french" and view.phase == "bidding":
+        bids = [str(a) for a in view.legal_actions if str(a) != "pass"]
+        console.print("Bids: " + ", ".join(bid_worth(view.rules, b, view.hand) for b in bids))
+    engine = french_engine(deal)
+    if view.game == "french" and view.phase == "poignee" and engine is not None:
+        for action in view.legal_actions:
+            level = action.poignee_level
+            if level:
+                console.print(
+                    f"A {_level_name(str(action))} poignée shows {cards_markup(engine.poignee_cards(view.seat, level))}"
+                )
     if view.trick:
         console.print(
             "On the table: " + ", ".join(f"{seat_name(s, view.seat)} {card_markup(c)}" for s, c in view.trick)
         )
 
 
+def _level_name(action_name: str) -> str:
+    return action_name.rpartition(" ")[2]
+
+
+def _cards_left(view: View) -> int:
+    """The player's cards still to play, the current trick's included (2 players: piles too)."""
+    left = view.hand.bit_count()
+    if view.game == "two_player":
+        left += sum(view.own_pile_sizes)
+    return left
+
+
 def _tops(tops: tuple[int | None, ...]) -> str:
     return " ".join(card_markup(c) if c is not None else "-" for c in tops)
 
 
-def _legal_hint(view: AnyView) -> str:
+def _legal_hint(view: View) -> str:
     legal = view.legal_actions
     cards = [a.card for a in legal]
     if legal and all(c is not None for c in cards):
-        return " ".join(card_markup(c) for c in cards if c is not None)
-    return " / ".join(str(a).replace("_", " ") for a in legal)
+        return " ".join(card_markup(c) for c in hand_order(c for c in cards if c is not None))
+    words = " / ".join(str(a).replace("_", " ") for a in legal)
+    return words.replace("poignee", "poignée").replace("misere", "misère")

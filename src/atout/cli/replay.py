@@ -70,6 +70,8 @@ def print_deal(deal: Deal, console: Console) -> None:
         if deal.summary is None:
             console.print(f"Cancelled: {deal.outcome}")
         console.print("Scores: " + ", ".join(f"{seat_name(s)} {v:+d}" for s, v in enumerate(deal.scores())))
+    else:
+        console.print(f"Unfinished: the record stops here, {seat_name(deal.current_player).lower()} to act.")
 
 
 # told with the trick table, or after it
