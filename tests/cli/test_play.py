@@ -91,6 +91,7 @@ def test_quit_leaves_cleanly(atout: Any) -> None:
     assert result.exit_code == 0
     assert "You leave the table." in result.stdout
     assert "Scores" not in result.stdout
+    assert result.stdout.rstrip().endswith("Session totals: no deal finished.")
     assert result.stderr == ""
 
 

@@ -168,12 +168,10 @@ def play_command(
     except KeyboardInterrupt:
         if save is not None and not table.saved:
             _save(deal, _record_path(save, number), seed if number == 1 else None, console, unfinished=True)
-        if len(table.sheet):
-            console.print(_totals_line(table, final=True))
+        console.print(_totals_line(table, final=True))
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None
-    if len(table.sheet):
-        console.print(_totals_line(table, final=True))
+    console.print(_totals_line(table, final=True))
 
 
 @dataclass
@@ -227,7 +225,11 @@ def _save(deal: Game, path: Path, seed: int | None, console: Console, unfinished
 def _totals_line(table: Table, final: bool = False) -> str:
     played = len(table.sheet)
     if not played:
-        return "No deal finished yet: every total is 0."
+        return (
+            "[bold]Session totals[/]: no deal finished."
+            if final
+            else "No deal finished yet: every total is 0."
+        )
     deals = f"{played} deal{'' if played == 1 else 's'}"
     totals = ", ".join(f"{seat_name(s, table.you)} {v:+d}" for s, v in enumerate(table.sheet.totals))
     return f"[bold]{'Session totals' if final else 'Totals'}[/] after {deals}: {totals}"
