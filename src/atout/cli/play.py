@@ -167,7 +167,8 @@ def play_command(
             number += 1
     except KeyboardInterrupt:
         if save is not None and not table.saved:
-            _save(deal, _record_path(save, number), seed if number == 1 else None, console, unfinished=True)
+            deal_seed = seed if number == 1 else None
+            _save(deal, _record_path(save, number), deal_seed, console, unfinished=not deal.is_over())
         console.print(_totals_line(table, final=True))
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None
