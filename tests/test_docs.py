@@ -50,11 +50,15 @@ def test_the_record_key_table_lists_every_key_written() -> None:
 def test_the_action_table_gives_the_real_ids_and_names() -> None:
     text = (DOCS / "notation.md").read_text(encoding="utf-8").split("## Actions", 1)[1]
     rows = re.findall(r"^\| (\d+)\s+\| [^|]+\| `([^`]+)`", text, re.MULTILINE)
-    assert len(rows) == N_ACTIONS - 3 * 78  # every action that is not a card action
+    assert len(rows) == N_ACTIONS - 3 * 78 - 21  # every action that is not a card action or a shown trump
     for number, name in rows:
         assert str(ACTIONS[int(number)]) == name
-    ranges = re.findall(r"^\| (\d+)-(\d+)\s+\| [^|]+\| `(\w+) (\w+)`", text, re.MULTILINE)
+    ranges = re.findall(r"^\| (\d+)-(\d+)\s+\| [^|]+\| `(play|discard|call) (\w+)`", text, re.MULTILINE)
     assert len(ranges) == 3
+    (shows,) = re.findall(r"^\| (\d+)-(\d+)\s+\| [^|]+\| `show T1` .. `show T21`", text, re.MULTILINE)
+    assert [str(ACTIONS[n]) for n in range(int(shows[0]), int(shows[1]) + 1)] == [
+        f"show T{k}" for k in range(1, 22)
+    ]
     for low, high, verb, card in ranges:
         action = ACTIONS[int(low) + parse_card(card)]
         assert str(action) == f"{verb} {card}"

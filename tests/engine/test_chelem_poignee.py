@@ -136,13 +136,45 @@ def test_a_lower_poignee_may_be_declared_and_extra_trumps_stay_hidden_3_7(
 ) -> None:
     trumps = " ".join(f"T{n}" for n in range(2, 15))  # 13 trumps
     deal = make_deal(hands={0: trumps + " KS KH KD KC 1S"})
-    act(deal, "garde_sans", "pass", "pass", "pass", "no_chelem", "poignee simple")
+    act(deal, "garde_sans", "pass", "pass", "pass", "no_chelem", "poignee simple", "show_default")
     seat, level, shown = deal.poignees[0]
     assert (seat, level) == (0, 1)
-    assert shown.bit_count() == 10 and shown & ~deal.hands[0] == 0
+    assert shown == CardSet.parse(" ".join(f"T{n}" for n in range(2, 12))).mask  # the lowest ten
     event = next(e for e in deal.events if e.kind == "poignee")
     assert visible_to(event) is None and (event.level, event.cards) == ("simple", shown)
     assert deal.phase is Phase.PLAY and deal.current_player == 0
+
+
+def test_the_player_chooses_which_trumps_a_poignee_shows_3_7(make_deal: MakeDeal, act: Act) -> None:
+    trumps = " ".join(f"T{n}" for n in range(2, 15))  # 13 trumps: 3 of them stay hidden
+    deal = make_deal(hands={0: trumps + " KS KH KD KC 1S"})
+    act(deal, "garde_sans", "pass", "pass", "pass", "no_chelem", "poignee simple")
+    assert deal.phase is Phase.POIGNEE and deal.current_player == 0 and not deal.poignees
+    legal = [str(a) for a in deal.legal_actions()]
+    assert legal == ["show_default", *(f"show T{n}" for n in range(2, 15))]
+    act(deal, "show T14", "show T13")
+    assert "show T14" not in [str(a) for a in deal.legal_actions()]
+    with pytest.raises(IllegalActionError, match=r"§3\.7"):
+        act(deal, "show T14")  # each trump once
+    with pytest.raises(IllegalActionError, match=r"§3\.7"):
+        act(deal, "show T21")  # not in the hand
+    with pytest.raises(ValueError, match="trumps"):
+        deal.parse("show KS")
+    act(deal, "show_default")  # the rest: the lowest
+    shown = deal.poignees[0][2]
+    assert shown == CardSet.parse("T14 T13 T2 T3 T4 T5 T6 T7 T8 T9").mask
+    assert deal.phase is Phase.PLAY and deal.current_player == 0
+
+
+def test_a_display_chosen_card_by_card_ends_at_its_size_3_7(make_deal: MakeDeal, act: Act) -> None:
+    trumps = " ".join(f"T{n}" for n in range(2, 15))
+    deal = make_deal(hands={0: trumps + " KS KH KD KC 1S"})
+    act(deal, "garde_sans", "pass", "pass", "pass", "no_chelem", "poignee simple")
+    chosen = [f"T{n}" for n in range(5, 15)]
+    act(deal, *(f"show {c}" for c in chosen))
+    assert deal.poignees[0][2] == CardSet.parse(" ".join(chosen)).mask
+    assert deal.phase is Phase.PLAY and [e.kind for e in deal.events].count("poignee") == 1
+    assert deal.view(1).poignees == ((0, "simple", CardSet.parse(" ".join(chosen)).mask),)
 
 
 def test_excuse_completes_a_poignee_only_when_every_trump_is_shown_3_7(make_deal: MakeDeal, act: Act) -> None:
@@ -186,9 +218,11 @@ def test_taker_counts_trumps_shown_in_the_ecart_3_7(make_deal: MakeDeal, act: Ac
     assert (deal.hands[0] & TRUMPS_MASK).bit_count() == 13
     assert [a.poignee_level for a in deal.legal_actions()] == [0, 1, 2, 3]
     act(deal, "poignee simple")
+    assert "show T8" in [str(a) for a in deal.legal_actions()]  # écart trumps may be shown
+    act(deal, "show_default")
     shown = CardSet(deal.poignees[0][2])
     assert len(shown) == 10
-    assert {"T7", "T8", "T9"} <= {card_name(c) for c in shown}
+    assert {"T7", "T8", "T9"} <= {card_name(c) for c in shown}  # by default, first
 
 
 def test_poignee_side_in_the_summary_3_7(make_deal: MakeDeal, act: Act) -> None:

@@ -33,7 +33,7 @@ from atout.cli.render import (
 )
 from atout.cli.summary import breakdown_lines
 from atout.engine.errors import IllegalActionError
-from atout.games import Game, View, french_engine, new_deal, next_dealer
+from atout.games import Game, View, new_deal, next_dealer
 from atout.records import write_record
 from atout.scoring import ScoreSheet
 
@@ -292,7 +292,8 @@ def _ask(deal: Game, view: View, console: Console, table: Table) -> int | None:
     _show_table(deal, view, console)
     while True:
         try:
-            text = console.input(f"{_PROMPTS[phase]} [dim]({_legal_hint(view)})[/]: ").strip()
+            prompt = "Show a trump" if _choosing_display(view) else _PROMPTS[phase]
+            text = console.input(f"{prompt} [dim]({_legal_hint(view)})[/]: ").strip()
         except (EOFError, KeyboardInterrupt):
             return None
         word = text.lower()
@@ -369,22 +370,20 @@ def _show_table(deal: Game, view: View, console: Console) -> None:
     if view.game == "french" and view.phase == "bidding":
         bids = [str(a) for a in view.legal_actions if str(a) != "pass"]
         console.print("Bids: " + ", ".join(bid_worth(view.rules, b, view.hand) for b in bids))
-    engine = french_engine(deal)
-    if view.game == "french" and view.phase == "poignee" and engine is not None:
-        for action in view.legal_actions:
-            level = action.poignee_level
-            if level:
-                console.print(
-                    f"A {_level_name(str(action))} poignée shows {cards_markup(engine.poignee_cards(view.seat, level))}"
-                )
+    if view.game == "french" and view.phase == "poignee" and _choosing_display(view):
+        console.print(
+            "Choose the trumps your poignée shows, one at a time (the others stay hidden), "
+            "or show_default for the lowest."
+        )
     if view.trick:
         console.print(
             "On the table: " + ", ".join(f"{seat_name(s, view.seat)} {card_markup(c)}" for s, c in view.trick)
         )
 
 
-def _level_name(action_name: str) -> str:
-    return action_name.rpartition(" ")[2]
+def _choosing_display(view: View) -> bool:
+    """Whether the player is choosing the trumps of a poignée (RULES.md §3.7)."""
+    return any(str(a) == "show_default" for a in view.legal_actions)
 
 
 def _cards_left(view: View) -> int:

@@ -13,6 +13,8 @@ words::
     246-247   Excuse sec (option)  "keep_hand", "excuse_sec"
     248-251   misère (option)      "no_misere", "misere no_trumps", "misere no_courts", "misere both"
     252       partial slam         "partial_slam" (announced instead of a chelem, with the option)
+    253       poignée display      "show_default": the lowest trumps (face-up écart trumps first)
+    254-274   poignée display      "show T1" .. "show T21": a trump chosen for the display
 
 >>> ACTIONS[245], ACTIONS[27].card, parse_action("garde sans") == BID_ACTIONS["garde_sans"]
 (Action('poignee triple'), 27, True)
@@ -23,7 +25,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-from atout.cards import N_CARDS, card_name, parse_card
+from atout.cards import N_CARDS, PETIT, card_name, parse_card
 from atout.rules import CONTRACTS
 
 
@@ -38,6 +40,7 @@ class ActionKind(IntEnum):
     POIGNEE = 5
     EXCUSE_SEC = 6
     MISERE = 7
+    SHOW = 8
 
 
 PLAY_BASE: Final = 0
@@ -52,7 +55,10 @@ EXCUSE_SEC_BASE: Final = POIGNEE_BASE + len(POIGNEE_NAMES)
 MISERE_BASE: Final = EXCUSE_SEC_BASE + 2
 MISERE_NAMES: Final = ("none", "no_trumps", "no_courts", "both")
 PARTIAL_SLAM_ID: Final = MISERE_BASE + len(MISERE_NAMES)
-N_ACTIONS: Final = PARTIAL_SLAM_ID + 1
+SHOW_DEFAULT_ID: Final = PARTIAL_SLAM_ID + 1
+SHOW_BASE: Final = SHOW_DEFAULT_ID + 1 - PETIT
+"""``SHOW_BASE + card`` shows that trump (T1..T21) in a poignée."""
+N_ACTIONS: Final = SHOW_DEFAULT_ID + 1 + 21
 
 
 class Action(int):
@@ -66,7 +72,9 @@ class Action(int):
 
     @property
     def card(self) -> int | None:
-        """The card of a play, discard or call; ``None`` otherwise."""
+        """The card of a play, discard, call or poignée display; ``None`` otherwise."""
+        if self > SHOW_DEFAULT_ID:
+            return int(self) - SHOW_BASE
         return int(self) % N_CARDS if self < BID_BASE else None
 
     @property
@@ -92,6 +100,8 @@ class Action(int):
 
 
 def _kind(a: int) -> ActionKind:
+    if a >= SHOW_DEFAULT_ID:
+        return ActionKind.SHOW
     bounds = (DISCARD_BASE, CALL_BASE, BID_BASE, CHELEM_BASE, POIGNEE_BASE, EXCUSE_SEC_BASE, MISERE_BASE)
     kinds: tuple[ActionKind, ...] = (ActionKind.PLAY, ActionKind.DISCARD, ActionKind.CALL, ActionKind.BID)
     kinds += (ActionKind.CHELEM, ActionKind.POIGNEE, ActionKind.EXCUSE_SEC)
@@ -102,6 +112,10 @@ def _kind(a: int) -> ActionKind:
 
 
 def _name(a: int) -> str:
+    if a == SHOW_DEFAULT_ID:
+        return "show_default"
+    if a > SHOW_DEFAULT_ID:
+        return f"show {card_name(a - SHOW_BASE)}"
     if a == PARTIAL_SLAM_ID:
         return "partial_slam"
     if a >= MISERE_BASE:
@@ -140,6 +154,9 @@ SHOW_EXCUSE_SEC: Final = ACTIONS[EXCUSE_SEC_BASE + 1]
 MISERE_ACTIONS: Final = ACTIONS[MISERE_BASE:PARTIAL_SLAM_ID]
 NO_MISERE: Final = MISERE_ACTIONS[0]
 ANNOUNCE_PARTIAL_SLAM: Final = ACTIONS[PARTIAL_SLAM_ID]
+SHOW_DEFAULT: Final = ACTIONS[SHOW_DEFAULT_ID]
+SHOW_ACTIONS: Final = ACTIONS[SHOW_DEFAULT_ID + 1 :]
+"""Showing T1..T21 in a poignée, in trump order."""
 
 _WORDS = {name.replace("_", " "): ACTIONS[i] for i, name in enumerate(NAMES)}
 _WORDS.update({name: ACTIONS[i] for i, name in enumerate(NAMES)})
@@ -174,6 +191,11 @@ def parse_action(text: str, card_verb: str = "play") -> Action:
     if words in _WORDS:
         return _WORDS[words]
     verb, _, rest = words.partition(" ")
+    if verb == "show" and rest:
+        card = parse_card(rest)
+        if not PETIT <= card < PETIT + 21:
+            raise ValueError(f"not an action: {text!r} (a poignée shows trumps T1..T21)")
+        return ACTIONS[SHOW_BASE + card]
     if verb in _VERBS and rest:
         return ACTIONS[_VERBS[verb] + parse_card(rest)]
     if card_verb not in _VERBS:

@@ -74,6 +74,10 @@ from atout.engine.actions import (
     POIGNEE_ACTIONS,
     POIGNEE_BASE,
     POIGNEE_NAMES,
+    SHOW_ACTIONS,
+    SHOW_BASE,
+    SHOW_DEFAULT,
+    SHOW_DEFAULT_ID,
     SHOW_EXCUSE_SEC,
     Action,
     parse_action,
@@ -184,6 +188,8 @@ class FrenchDeal:
         "_public_upto",
         "_reveal_card",
         "_scores",
+        "_show_level",
+        "_show_picked",
         "_sides_public",
         "_suitless",
         "_summary",
@@ -264,6 +270,8 @@ class FrenchDeal:
         self.chelem_announced = False
         self.partial_slam_announced = False
         self.poignees: list[tuple[int, int, int]] = []
+        self._show_level = 0
+        self._show_picked = 0
         self.misere: list[tuple[int, str]] = []
         self._first_card_pending = [True] * n
         self._first_decisions: list[Phase] = []
@@ -374,6 +382,9 @@ class FrenchDeal:
         if phase is _DISCARD:
             return _actions_of(self._discard_mask(), DISCARD_ACTIONS)
         if phase is _POIGNEE:
+            if self._show_level:
+                choices = self._poignee_pool(self.current_player) & ~self._show_picked & TRUMPS_MASK
+                return [SHOW_DEFAULT, *_actions_of(choices, SHOW_ACTIONS, PETIT)]
             return [POIGNEE_ACTIONS[0]] + [
                 POIGNEE_ACTIONS[lv] for lv in self._poignee_levels(self.current_player)
             ]
@@ -514,6 +525,15 @@ class FrenchDeal:
             if 0 <= card < DISCARD_BASE and self._discard_mask() >> card & 1:
                 self.history.append(action)
                 self._discard(card)
+                return
+        elif phase is _POIGNEE and self._show_level:
+            card = action - SHOW_BASE
+            if action == SHOW_DEFAULT_ID or (
+                action > SHOW_DEFAULT_ID
+                and (self._poignee_pool(self.current_player) & ~self._show_picked & TRUMPS_MASK) >> card & 1
+            ):
+                self.history.append(action)
+                self._show(-1 if action == SHOW_DEFAULT_ID else card)
                 return
         elif phase is _POIGNEE:
             level = action - POIGNEE_BASE
@@ -729,10 +749,35 @@ class FrenchDeal:
     def _declare_poignee(self, level: int) -> None:
         seat = self.current_player
         if level:
-            shown = self.poignee_cards(seat, level)
-            self.poignees.append((seat, level, shown))
-            self._log.append(PoigneeShown(seat, POIGNEE_NAMES[level], shown))
+            size = self.rules.poignee_levels(self.n)[level - 1]
+            if self._poignee_pool(seat).bit_count() > size:
+                # §3.7: extra trumps stay hidden; the player chooses which to show
+                self._show_level = level
+                self._show_picked = 0
+                return
+            self._poignee_shown(seat, level, self.poignee_cards(seat, level))
         self._next_decision()
+
+    def _show(self, card: int) -> None:
+        """One trump chosen for the display (``-1``: the rest as :meth:`poignee_cards` picks)."""
+        seat, level = self.current_player, self._show_level
+        size = self.rules.poignee_levels(self.n)[level - 1]
+        if card >= 0:
+            self._show_picked |= BIT[card]
+        else:
+            face_up = self.ecart & TRUMPS_MASK if seat == self.taker else 0
+            for extra in [*cards_of(face_up), *cards_of(self._poignee_pool(seat) & TRUMPS_MASK)]:
+                if self._show_picked.bit_count() == size:
+                    break
+                self._show_picked |= BIT[extra]
+        if self._show_picked.bit_count() == size:
+            shown, self._show_level, self._show_picked = self._show_picked, 0, 0
+            self._poignee_shown(seat, level, shown)
+            self._next_decision()
+
+    def _poignee_shown(self, seat: int, level: int, shown: int) -> None:
+        self.poignees.append((seat, level, shown))
+        self._log.append(PoigneeShown(seat, POIGNEE_NAMES[level], shown))
 
     def _play(self, card: int) -> None:
         # The hot path: keep it to the state that legality and the trick winner need.
@@ -1018,6 +1063,8 @@ class FrenchDeal:
             _MISERE: "misere",
             _EXCUSE_SEC: "excuse_sec",
         }[phase]
+        if phase is _POIGNEE and self._show_level:
+            wanted = "show"
         if kind != wanted:
             return IllegalActionError(
                 f"RULES.md §3 order of play ({phase.value})",
@@ -1035,6 +1082,12 @@ class FrenchDeal:
             return IllegalActionError(
                 "RULES.md §4.3 the call",
                 f"{name}: call a king (a queen only with all four kings, then a cavalier, then a valet)",
+            )
+        if phase is _POIGNEE and self._show_level:
+            return IllegalActionError(
+                "RULES.md §3.7 poignée",
+                f"{name} by {who}: a poignée shows trumps of one's own hand (or face up in one's écart), "
+                "each once",
             )
         if phase is _POIGNEE:
             return IllegalActionError(
@@ -1117,12 +1170,13 @@ _PLAY_EVENTS = [[CardPlayed(seat, card) for card in range(78)] for seat in range
 _TRICK_EVENTS = [[TrickWon(seat, number) for number in range(24)] for seat in range(5)]
 
 
-def _actions_of(mask: int, table: tuple[Action, ...]) -> list[Action]:
-    """The actions of ``table`` for each card of ``mask``, lowest card first."""
+def _actions_of(mask: int, table: tuple[Action, ...], first_card: int = 0) -> list[Action]:
+    """The actions of ``table`` (whose first is for ``first_card``) for each card of ``mask``,
+    lowest card first."""
     out = []
     while mask:
         low = mask & -mask
-        out.append(table[low.bit_length() - 1])
+        out.append(table[low.bit_length() - 1 - first_card])
         mask ^= low
     return out
 

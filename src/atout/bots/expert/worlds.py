@@ -47,6 +47,7 @@ from atout.engine.actions import (
     NO_CHELEM,
     POIGNEE_BASE,
     POIGNEE_NAMES,
+    SHOW_DEFAULT,
 )
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.engine.errors import IllegalActionError
@@ -421,6 +422,7 @@ def _replay(
     if ecart and sum(BIT[c] for c in discards) != ecart:
         raise ValueError("the écart does not match")
     poignee = {s: POIGNEE_NAMES.index(level) for s, level, _ in view.poignees}
+    displays = {s: cards for s, _, cards in view.poignees}
     misere = {e.seat: MISERE_NAMES.index(e.misere) for e in view.events if e.kind == "misere"}
     partial = any(e.kind == "partial_slam" for e in view.events)
     plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
@@ -465,6 +467,10 @@ def _replay(
                 action = ANNOUNCE_CHELEM if view.chelem_announced else NO_CHELEM
         elif phase == "poignee":
             action = POIGNEE_BASE + poignee.get(deal.current_player, 0)
+            legal = deal.legal_actions()
+            if legal[0] == SHOW_DEFAULT:  # the trumps the seat chose to show (§3.7)
+                display = displays[deal.current_player]
+                action = next(a for a in legal[1:] if a.card is not None and display >> a.card & 1)
         elif phase == "misere":
             action = MISERE_BASE + misere.get(deal.current_player, 0)
         elif phase == "excuse_sec":
