@@ -256,7 +256,7 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
     current = getattr(view, "current_player", -1)
     if seat != current:
         phase = getattr(view, "phase", "")
-        if phase in PRIVATE_PHASES:
+        if phase in PRIVATE_PHASES and not _public_excuse_round(deal, phase):
             leaks.append(
                 f"phase {phase!r} shown to seat {seat} while seat {current} decides "
                 "(RULES.md §3.7/§7: a declaration is decided in secret)"
@@ -264,6 +264,20 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
         if getattr(view, "legal_actions", ()):
             leaks.append(f"legal_actions shown to seat {seat}, who is not to act")
     return leaks
+
+
+def _public_excuse_round(deal: Deal, phase: str) -> bool:
+    """Whether an ``excuse_sec`` phase is the public round before the bidding: every seat asked
+    in bidding order (RULES.md §3.4 order, §7 V4), whatever it holds, so the question is no secret."""
+    french = deal.inner if isinstance(deal, DeadPlayerDeal) else deal
+    if phase != "excuse_sec" or not isinstance(french, FrenchDeal) or not french.rules.excuse_sec_redeal:
+        return False
+    rules, n, asked = french.rules, french.n, len(french.history)
+    if french.bids or asked >= n:
+        return False
+    step = 1 if rules.play_direction == "counterclockwise" else -1
+    first = -step if rules.first_bidder == "dealer_left" else step
+    return french.current_player == (french.dealer + first * (asked + 1)) % n
 
 
 def _scan_partner(deal: Deal, seat: int, view: object, allowed: int) -> list[str]:
