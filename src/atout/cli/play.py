@@ -28,7 +28,7 @@ from atout.games import Deal, new_deal
 from atout.records import write_record
 
 _PROMPTS = {
-    "excuse_sec": "Your only trump is the Excuse: cancel the deal? (excuse_sec / no)",
+    "excuse_sec": "Before the bidding: show an Excuse sec and cancel the deal?",
     "bidding": "Your bid",
     "call": "Call a card",
     "talon": "Take a talon half",

@@ -24,7 +24,7 @@ from atout.engine.actions import Action
 from atout.engine.events import Event
 from atout.engine.french import FrenchDeal
 from atout.engine.phase import Phase
-from atout.engine.view import SeatView, TrickView
+from atout.engine.view import SeatView, TrickView, detached, fresh_rules
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
 from atout.scoring.summary import FrenchSummary, MisereDeclared, PoigneeDeclared
@@ -192,9 +192,11 @@ class DeadPlayerDeal:
             raise ValueError(f"seat must be 0..{TABLE - 1}, not {seat}")
         inner_seat = self._inner_of.get(seat)
         if inner_seat is None:
-            # the dead player sees what is public: a player's view less his cards and secrets
+            # the dead player sees what is public: the view of a player not to act (whose phase
+            # shows no one's secret decision), less his cards and secrets
             ecart = self.inner.ecart if self.inner.is_over() else self.inner.ecart & TRUMPS_MASK
-            base = dataclasses.replace(self.inner.view(0), hand=0, legal_actions=(), ecart=ecart)
+            bystander = 1 if self.inner.current_player == 0 else 0
+            base = dataclasses.replace(self.inner.view(bystander), hand=0, legal_actions=(), ecart=ecart)
             events = tuple(self._event(e) for e in self.inner.events if e.visible_to is None)
             return self._outer_view(base, seat, events)
         view = self.inner.view(inner_seat)
@@ -207,7 +209,7 @@ class DeadPlayerDeal:
             seat=seat,
             players=TABLE,
             dealer=self.dealer,
-            rules=self.rules,
+            rules=fresh_rules(self.rules),
             current_player=out(view.current_player),
             bids=tuple((out(s), b) for s, b in view.bids),
             taker=None if view.taker is None else out(view.taker),
@@ -217,7 +219,7 @@ class DeadPlayerDeal:
             tricks=tuple(
                 TrickView(tuple((out(s), c) for s, c in t.plays), out(t.winner)) for t in view.tricks
             ),
-            events=events,
+            events=(*events[:-1], detached(events[-1])) if events and events[-1].kind == "end" else events,
             scores=tuple(self.scores()) if view.scores is not None else None,
         )
 

@@ -74,7 +74,7 @@ from atout.engine.deal import seat_step
 from atout.engine.errors import IllegalActionError, not_an_action
 from atout.engine.events import Event
 from atout.engine.phase import Phase
-from atout.engine.view import TrickView
+from atout.engine.view import TrickView, detached, fresh_rules
 from atout.rules import Rules, RulesError
 from atout.scoring.austrian import score_austrian
 from atout.scoring.summary import AustrianSummary
@@ -489,10 +489,13 @@ class AustrianDeal:
             for i, (cards, public) in enumerate(zip(self.talon, self._public_halves, strict=True))
         ]
         own_discard = seat == self.declarer or counted
+        events = tuple(e for e in self._log if e.visible_to is None or e.visible_to == seat)
+        if events and events[-1].kind == "end" and events[-1].data is not None:
+            events = (*events[:-1], detached(events[-1]))  # the summary, an object
         return AustrianView(
             seat=seat,
             dealer=self.dealer,
-            rules=self.rules,
+            rules=fresh_rules(self.rules),
             phase=self.phase.value,
             current_player=self.current_player,
             hand=self.hands[seat],
@@ -507,7 +510,7 @@ class AustrianDeal:
             discard=self.discard if own_discard else self.discard & AUSTRIAN_TRUMPS_MASK,
             trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
             tricks=tuple(TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in self.tricks),
-            events=tuple(e for e in self._log if e.visible_to is None or e.visible_to == seat),
+            events=events,
             scores=tuple(self._scores) if self._scores is not None else None,
         )
 
