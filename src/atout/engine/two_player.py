@@ -208,6 +208,7 @@ class TwoPlayerDeal:
         self._turn_up: list[tuple[int, int]] = []
         self.history: list[int] = []
         self._log: list[tuple[str, int | None, object, int | None]] = []
+        self._seen_events: tuple[Event, ...] = ()  # the log as events, for views (all public)
         self.chelem_announced_by: int | None = None
         self.trick_cards: list[int] = []
         self.trick_leader = 1 - dealer
@@ -520,7 +521,9 @@ class TwoPlayerDeal:
         """What ``seat`` may know: his hand, both players' face-up pile tops, and the play."""
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat}")
-        events = tuple(self.events)
+        if len(self._seen_events) < len(self._log):
+            self._seen_events += tuple(Event(*e) for e in self._log[len(self._seen_events) :])
+        events = self._seen_events
         if events and events[-1].data is not None and events[-1].kind == "end":
             events = (*events[:-1], detached(events[-1]))  # the summary, an object
         return TwoPlayerView(
