@@ -73,3 +73,12 @@ def test_twin_deals_find_choices_that_hang_on_hidden_cards(monkeypatch: pytest.M
 
     monkeypatch.setattr(FrenchDeal, "legal_actions", peeking)
     assert twin_differences(deal, 0, random.Random(0), tries=20)
+
+
+def test_a_twin_cancelled_by_a_petit_sec_is_no_twin() -> None:
+    """RULES.md §3.3: a petit sec is shown at the deal, so every seat knows there is none when the
+    bidding starts; a redeal of the hidden cards that makes one is not a deal the seat may be in
+    (the scanner once called the cancelled twin's empty choices a leak)."""
+    deal = FrenchDeal.new(Rules(players=5), dealer=0, rng=1)
+    assert not deal.is_over()
+    assert twin_differences(deal, deal.current_player, random.Random(0), tries=200) == []

@@ -399,7 +399,9 @@ def _acting_view(deal: Deal, seat: int) -> tuple[object, object, object]:
 def twin_differences(deal: Deal, seat: int, rng: random.Random, tries: int) -> list[str]:
     """Redeal the cards ``seat`` cannot know (keeping every pile's size) up to ``tries``
     times; for each twin that replays the same history legally, report where ``seat``'s
-    phase, current player or legal actions differ from the real deal's."""
+    phase, current player or legal actions differ from the real deal's. A twin that ends where
+    the real deal goes on is no twin: only a petit sec shown at the deal ends it so (RULES.md
+    §3.3), and that every seat sees."""
     fixed = knowable(deal, seat)
     for action in deal.history:
         if 78 <= action < 156:
@@ -410,7 +412,7 @@ def twin_differences(deal: Deal, seat: int, rng: random.Random, tries: int) -> l
         twin = _twin(deal, fixed, rng)
         if twin is None:
             continue
-        if not _replay(twin, deal.history):
+        if not _replay(twin, deal.history) or twin.is_over() != deal.is_over():
             continue
         seen = _acting_view(twin, seat)
         for name, a, b in zip(("phase", "current_player", "legal_actions"), real, seen, strict=True):
