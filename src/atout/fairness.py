@@ -12,17 +12,31 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
-from atout.cards import ALL_CARDS, BIT, EXCUSE_MASK, NAMES, PETIT_MASK, TRUMPS_MASK, CardSet
+from atout.cards import (
+    ALL_CARDS,
+    AUSTRIAN_DECK_MASK,
+    BIT,
+    EXCUSE_MASK,
+    NAMES,
+    PETIT_MASK,
+    TRUMPS_MASK,
+    CardSet,
+)
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.dead_player import DeadPlayerDeal
+from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event, cards_shown, visible_to
 from atout.engine.french import FrenchDeal, is_petit_sec
 from atout.engine.two_player import TwoPlayerDeal
 from atout.engine.view import TrickView
-from atout.games import Deal
+from atout.games import Deal, new_deal
+from atout.presets import PRESETS, rules_for
+from atout.rules import Rules, RulesError
 
 PRIVATE_PHASES = frozenset({"poignee", "misere", "excuse_sec"})
 """Decisions made in secret: no other seat may see that one is being made (RULES.md §3.7, §7)."""
@@ -77,11 +91,20 @@ def knowable(deal: Deal, seat: int) -> int:
     return _austrian_knowable(deal, seat)
 
 
+_last_played: list[object] = [None, 0, 0]  # the tricks list last seen, its length, their cards
+
+
 def _played(tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]], current: list[int]) -> int:
-    mask = 0
-    for _, cards, _ in tricks:
-        for card in cards:
-            mask |= BIT[card]
+    """The cards of the finished tricks (remembered for the deal last asked: tricks are only
+    ever appended) and of the current one."""
+    seen, count, mask = _last_played
+    if seen is not tricks or count != len(tricks):
+        mask = 0
+        for _, cards, _ in tricks:
+            for card in cards:
+                mask |= BIT[card]
+        _last_played[:] = [tricks, len(tricks), mask]
+    assert isinstance(mask, int)
     for card in current:
         mask |= BIT[card]
     return mask
@@ -171,6 +194,39 @@ def _field_cards(name: str, value: object) -> Iterator[tuple[str, int]] | None:
     return None
 
 
+def _field_mask(name: str, value: object) -> int | None:
+    """The mask of every card a view field shows (a quick :func:`_field_cards`), ``None`` for an
+    unknown field."""
+    if value is None or name in _PLAIN_FIELDS:
+        return 0
+    if name in _MASK_FIELDS and isinstance(value, int):
+        return value
+    if name in _CARD_FIELDS and isinstance(value, int):
+        return BIT[value]
+    mask = 0
+    if name in _CARD_TUPLE_FIELDS and isinstance(value, tuple):
+        for card in value:
+            if card is not None:
+                mask |= BIT[card]
+        return mask
+    if name in _SEAT_CARD_FIELDS and isinstance(value, tuple):
+        for _, card in value:
+            mask |= BIT[card]
+        return mask
+    if name == "tricks" and isinstance(value, tuple):
+        for trick in value:
+            mask |= trick.cards  # made from the plays when the trick view is made
+        return mask
+    if name == "poignees" and isinstance(value, tuple):
+        for _, _, shown in value:
+            mask |= shown
+        return mask
+    return None
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _trick_cards(tricks: tuple[TrickView, ...]) -> Iterator[tuple[str, int]]:
     for number, trick in enumerate(tricks):
         for _, card in trick.plays:
@@ -188,16 +244,20 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
     """:func:`scan_view` on a given view object (events before ``events_from`` skipped)."""
     allowed = knowable(deal, seat)
     leaks: list[str] = []
-    assert dataclasses.is_dataclass(view)
-    for f in dataclasses.fields(view):
-        if f.name == "events":
+    names = _FIELD_NAMES.get(type(view))
+    if names is None:  # the fields that may show cards (plain ones show none)
+        assert dataclasses.is_dataclass(view)
+        names = tuple(f.name for f in dataclasses.fields(view) if f.name not in _PLAIN_FIELDS)
+        _FIELD_NAMES[type(view)] = names = tuple(name for name in names if name != "events")
+    for name in names:
+        value = getattr(view, name)
+        shown = _field_mask(name, value)
+        if shown is None:
+            leaks.append(f"view field {name!r} is not known to the scanner (unchecked)")
             continue
-        value = getattr(view, f.name)
-        cards = _field_cards(f.name, value)
-        if cards is None:
-            leaks.append(f"view field {f.name!r} is not known to the scanner (unchecked)")
+        if not shown & ~allowed:
             continue
-        for where, card in cards:
+        for where, card in _field_cards(name, value) or ():
             if not allowed >> card & 1:
                 leaks.append(f"{where} shows {NAMES[card]}: hidden from seat {seat} (RULES.md view)")
     hand = getattr(view, "hand", 0)
@@ -216,7 +276,7 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
     current = getattr(view, "current_player", -1)
     if seat != current:
         phase = getattr(view, "phase", "")
-        if phase in PRIVATE_PHASES:
+        if phase in PRIVATE_PHASES and not _public_excuse_round(deal, phase):
             leaks.append(
                 f"phase {phase!r} shown to seat {seat} while seat {current} decides "
                 "(RULES.md §3.7/§7: a declaration is decided in secret)"
@@ -224,6 +284,20 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
         if getattr(view, "legal_actions", ()):
             leaks.append(f"legal_actions shown to seat {seat}, who is not to act")
     return leaks
+
+
+def _public_excuse_round(deal: Deal, phase: str) -> bool:
+    """Whether an ``excuse_sec`` phase is the public round before the bidding: every seat asked
+    in bidding order (RULES.md §3.4 order, §7 V4), whatever it holds, so the question is no secret."""
+    french = deal.inner if isinstance(deal, DeadPlayerDeal) else deal
+    if phase != "excuse_sec" or not isinstance(french, FrenchDeal) or not french.rules.excuse_sec_redeal:
+        return False
+    rules, n, asked = french.rules, french.n, len(french.history)
+    if french.bids or asked >= n:
+        return False
+    step = 1 if rules.play_direction == "counterclockwise" else -1
+    first = -step if rules.first_bidder == "dealer_left" else step
+    return french.current_player == (french.dealer + first * (asked + 1)) % n
 
 
 def _scan_partner(deal: Deal, seat: int, view: object, allowed: int) -> list[str]:
@@ -285,7 +359,9 @@ def _acting_view(deal: Deal, seat: int) -> tuple[object, object, object]:
 def twin_differences(deal: Deal, seat: int, rng: random.Random, tries: int) -> list[str]:
     """Redeal the cards ``seat`` cannot know (keeping every pile's size) up to ``tries``
     times; for each twin that replays the same history legally, report where ``seat``'s
-    phase, current player or legal actions differ from the real deal's."""
+    phase, current player or legal actions differ from the real deal's. A twin that ends where
+    the real deal goes on is no twin: only a petit sec shown at the deal ends it so (RULES.md
+    §3.3), and that every seat sees."""
     fixed = knowable(deal, seat)
     for action in deal.history:
         if 78 <= action < 156:
@@ -296,7 +372,7 @@ def twin_differences(deal: Deal, seat: int, rng: random.Random, tries: int) -> l
         twin = _twin(deal, fixed, rng)
         if twin is None:
             continue
-        if not _replay(twin, deal.history):
+        if not _replay(twin, deal.history) or twin.is_over() != deal.is_over():
             continue
         seen = _acting_view(twin, seat)
         for name, a, b in zip(("phase", "current_player", "legal_actions"), real, seen, strict=True):
@@ -359,4 +435,148 @@ def _replay(twin: Deal, history: list[int]) -> bool:
     return True
 
 
-__all__ = ["PRIVATE_PHASES", "Scanner", "knowable", "scan_card_names", "scan_view", "twin_differences"]
+# ---------------------------------------------------------------------- sweeps
+SWEPT_GAMES: dict[str, dict[str, Any]] = {
+    "french 2": {"players": 2},
+    "french 3": {"players": 3},
+    "french 4": {"players": 4},
+    "french 5": {"players": 5},
+    "french 5 dead player": {"players": 5, "five_player_mode": "dead_player"},
+    "austrian": {"game": "austrian", "players": 3},
+}
+"""Every game and player count atout plays, by the options that pick it."""
+
+_FRENCH_HOUSE: dict[str, Any] = {
+    "poignee_thresholds": {3: [1, 2, 3], 4: [1, 2, 3], 5: [1, 2, 3]},  # a poignée always possible
+    "misere_bonus": 10,
+    "excuse_sec_redeal": True,
+    "excuse_last_trick": "must_play_before_last",
+    "petit_sec_rule": "petit_imprenable",
+    "partial_slam": {"max_missing": 3},
+    "bid_pousse": True,
+}
+HOUSE_OPTIONS: dict[str, dict[str, Any]] = {
+    "french 2": {"two_player_chelem": True, "excuse_last_trick": "must_play_before_last"},
+    "french 3": {**_FRENCH_HOUSE, "petit_imprenable_timing": "when_played"},
+    "french 4": _FRENCH_HOUSE,
+    "french 5": {**_FRENCH_HOUSE, "petit_imprenable_timing": "when_played"},
+    "french 5 dead player": _FRENCH_HOUSE,
+    "austrian": {
+        "austrian_talon_mode": "free_choice",
+        "austrian_solo_talon": "declarer",
+        "austrian_forbid_trull_discard": True,
+        "austrian_must_overtrump": False,
+    },
+}
+"""For each game, the house options (RULES.md §7-§8) that add secret decisions (poignée at any
+count, misère, Excuse sec), hidden-side rules (the Excuse before the last trick, petit
+imprenable, partial slam) or other hidden cards (Austrian talon choice)."""
+
+
+def rule_sets(game: str) -> dict[str, Rules]:
+    """Every preset that applies to ``game`` (a key of :data:`SWEPT_GAMES`), then its house
+    options, by name."""
+    options = SWEPT_GAMES[game]
+    out: dict[str, Rules] = {}
+    for preset in PRESETS:
+        if preset.options.get("game", "french") != options.get("game", "french"):
+            continue
+        try:
+            rules = rules_for(preset.name, options)
+            new_deal(rules, rng=0)
+        except (RulesError, ValueError):
+            continue  # the preset does not apply (e.g. a 6-card kitty with 5 players)
+        out[preset.name] = rules
+    out["house options"] = Rules.from_options({**options, **HOUSE_OPTIONS[game]})
+    return out
+
+
+@dataclasses.dataclass
+class Sweep:
+    """What :func:`sweep` checked and found."""
+
+    deals: int = 0
+    views: int = 0
+    twins: int = 0
+    refusals: int = 0
+    phases: Counter[str] = dataclasses.field(default_factory=Counter)
+    """How many states of each phase were met (the true phase, whoever decides)."""
+    leaks: list[str] = dataclasses.field(default_factory=list)
+
+
+def sweep(
+    rules: Rules,
+    deals: int,
+    seed: int,
+    twin_rate: float = 0.02,
+    twin_tries: int = 2,
+    found: Sweep | None = None,
+) -> Sweep:
+    """Play ``deals`` random deals (uniform legal actions) and, after every action, scan every
+    seat's view; in a state drawn with chance ``twin_rate``, look for twins (``twin_tries``
+    tries) in which the acting seat's choices differ, and scan the refusal of a card it cannot
+    see for card names beyond its knowledge. Each leak names its deal's number and seed."""
+    out = found if found is not None else Sweep()
+    rng = random.Random(seed)
+    scanner = Scanner()
+    for number in range(deals):
+        deal_seed = rng.getrandbits(32)
+        deal_rng = random.Random(deal_seed)
+        deal = new_deal(rules, dealer=number % rules.players, rng=deal_rng)
+        where = f"deal {number} (seed {deal_seed})"
+        scanner.reset()
+        step = 0
+        while True:
+            for seat in range(deal.n):
+                out.leaks.extend(f"{where}, step {step}: {leak}" for leak in scanner.scan(deal, seat))
+            out.phases[deal.phase.value] += 1
+            if deal.is_over():
+                break
+            if deal_rng.random() < twin_rate:
+                seat = deal.current_player
+                out.twins += 1
+                found_twins = twin_differences(deal, seat, deal_rng, twin_tries)
+                out.leaks.extend(f"{where}, step {step}: {leak}" for leak in found_twins)
+                out.leaks.extend(
+                    f"{where}, step {step}: {leak}" for leak in _scan_refusal(deal, seat, deal_rng)
+                )
+                out.refusals += 1
+            deal.apply(deal_rng.choice(deal.legal_actions()))
+            step += 1
+        out.deals += 1
+    out.views += scanner.views
+    return out
+
+
+def _scan_refusal(deal: Deal, seat: int, rng: random.Random) -> list[str]:
+    """Try a card ``seat`` cannot see: the refusal may name that card, and nothing else unseen."""
+    allowed = knowable(deal, seat)
+    deck = AUSTRIAN_DECK_MASK if isinstance(deal, AustrianDeal) else ALL_CARDS
+    unseen = list(CardSet(deck & ~allowed))
+    if not unseen:
+        return []
+    card = rng.choice(unseen)
+    before = len(deal.history)
+    try:
+        deal.apply(card)
+    except IllegalActionError as error:
+        return [f"refusal: {leak}" for leak in scan_card_names(str(error), allowed | BIT[card])]
+    except ValueError:
+        return []  # not an action of this game
+    assert len(deal.history) == before + 1
+    return [f"refusal: {NAMES[card]}, unseen by seat {seat}, was accepted"]
+
+
+__all__ = [
+    "HOUSE_OPTIONS",
+    "PRIVATE_PHASES",
+    "SWEPT_GAMES",
+    "Scanner",
+    "Sweep",
+    "knowable",
+    "rule_sets",
+    "scan_card_names",
+    "scan_view",
+    "sweep",
+    "twin_differences",
+]

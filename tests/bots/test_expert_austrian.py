@@ -77,7 +77,7 @@ def _check_worlds(deal: AustrianDeal, rng: random.Random) -> int:
         made += 1
         assert world.view(seat) == view
         assert world.hands[seat] == deal.hands[seat]
-        assert world.rules is deal.rules and world.dealer == deal.dealer
+        assert world.rules == deal.rules and world.dealer == deal.dealer  # a view holds a copy of the rules
         for other in range(3):
             assert world.hands[other].bit_count() == deal.hands[other].bit_count()
             assert not world.hands[other] & excluded[other]

@@ -28,6 +28,11 @@ def test_excuse_sec_may_cancel_the_deal_before_bidding_7_v4(make_deal: MakeDeal,
     plain = make_deal(hands={2: EXCUSE_SEC})
     assert plain.phase is Phase.BIDDING  # without the option there is nothing to decide
     deal = make_deal(hands={2: EXCUSE_SEC}, excuse_sec_redeal=True)
+    # every seat is asked in bidding order; only the holder may show it
+    for seat in (0, 1):
+        assert deal.phase is Phase.EXCUSE_SEC and deal.current_player == seat
+        assert [str(a) for a in deal.legal_actions()] == ["keep_hand"]
+        act(deal, "no")
     assert deal.phase is Phase.EXCUSE_SEC and deal.current_player == 2
     assert [str(a) for a in deal.legal_actions()] == ["keep_hand", "excuse_sec"]
     act(deal, "excuse_sec")
@@ -37,9 +42,16 @@ def test_excuse_sec_may_cancel_the_deal_before_bidding_7_v4(make_deal: MakeDeal,
 
 def test_keeping_an_excuse_sec_goes_on_to_the_bidding_7_v4(make_deal: MakeDeal, act: Act) -> None:
     deal = make_deal(hands={2: EXCUSE_SEC}, excuse_sec_redeal=True)
-    act(deal, "no")
+    act(deal, "no", "no", "no", "no")
     assert deal.phase is Phase.BIDDING and deal.current_player == 0
-    assert deal.history == [int(deal.parse("keep_hand"))]
+    assert deal.history == [int(deal.parse("keep_hand"))] * 4
+
+
+def test_only_an_excuse_sec_may_cancel_the_deal_7_v4(make_deal: MakeDeal) -> None:
+    deal = make_deal(hands={2: EXCUSE_SEC}, excuse_sec_redeal=True)
+    with pytest.raises(IllegalActionError, match="only a hand whose one trump is the Excuse"):
+        deal.apply(deal.parse("excuse_sec"))
+    assert deal.history == [] and deal.current_player == 0
 
 
 # ---------------------------------------------------------------- V3 petit imprenable

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from atout.bots.base import Bot
 
 _PROMPTS = {
-    "excuse_sec": "Your only trump is the Excuse: cancel the deal?",
+    "excuse_sec": "Before the bidding: show an Excuse sec and cancel the deal?",
     "bidding": "Your bid",
     "call": "Call a card",
     "talon": "Take a talon half",

@@ -25,7 +25,7 @@ from atout.engine.deal import seat_step
 from atout.engine.events import PRIVATE_KINDS, SEAT_FIELDS, Event
 from atout.engine.french import FrenchDeal
 from atout.engine.phase import Phase
-from atout.engine.view import SeatView, TrickView
+from atout.engine.view import SeatView, TrickView, detached, fresh_rules, fresh_tricks
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
 from atout.scoring.summary import FrenchSummary, MisereDeclared, PoigneeDeclared
@@ -80,6 +80,10 @@ class DeadPlayerDeal:
         self.seats = active_seats(rules, dealer)
         self._inner_of = {outer: i for i, outer in enumerate(self.seats)}
         self.inner = inner
+        self._events_seen = 0  # the inner log translated so far, for views:
+        self._all_events: tuple[Event, ...] = ()  # every event (the taker's view)
+        self._public_events: tuple[Event, ...] = ()  # the public ones
+        self._trick_views: tuple[TrickView, ...] = ()  # the finished tricks in table seats
 
     @classmethod
     def new(cls, rules: Rules, dealer: int = 0, rng: random.Random | int | None = None) -> DeadPlayerDeal:
@@ -192,33 +196,44 @@ class DeadPlayerDeal:
         if not 0 <= seat < TABLE:
             raise ValueError(f"seat must be 0..{TABLE - 1}, not {seat}")
         inner_seat = self._inner_of.get(seat)
+        log = self.inner.events
+        if self._events_seen < len(log):
+            new = tuple(self._event(e) for e in log[self._events_seen :])
+            self._all_events += new
+            self._public_events += tuple(e for e in new if e.kind not in PRIVATE_KINDS)
+            self._events_seen = len(log)
         if inner_seat is None:
-            # the dead player sees what is public: a player's view less his cards and secrets
+            # the dead player sees what is public: the view of a player not to act (whose phase
+            # shows no one's secret decision), less his cards and secrets
             ecart = self.inner.ecart if self.inner.is_over() else self.inner.ecart & TRUMPS_MASK
-            base = dataclasses.replace(self.inner.view(0), hand=0, legal_actions=(), ecart=ecart)
-            events = tuple(self._event(e) for e in self.inner.events if e.kind not in PRIVATE_KINDS)
-            return self._outer_view(base, seat, events)
+            bystander = 1 if self.inner.current_player == 0 else 0
+            base = dataclasses.replace(self.inner.view(bystander), hand=0, legal_actions=(), ecart=ecart)
+            return self._outer_view(base, seat, self._public_events)
         view = self.inner.view(inner_seat)
-        return self._outer_view(view, seat, tuple(self._event(e) for e in view.events))
+        events = self._all_events if inner_seat == self.inner.taker else self._public_events
+        return self._outer_view(view, seat, events)
 
     def _outer_view(self, view: SeatView, seat: int, events: tuple[Event, ...]) -> SeatView:
         out = self.outer
+        done = len(self._trick_views)
+        if done < len(view.tricks):
+            self._trick_views += tuple(
+                TrickView(tuple((out(s), c) for s, c in t.plays), out(t.winner)) for t in view.tricks[done:]
+            )
         return dataclasses.replace(
             view,
             seat=seat,
             players=TABLE,
             dealer=self.dealer,
-            rules=self.rules,
+            rules=fresh_rules(self.rules),
             current_player=out(view.current_player),
             bids=tuple((out(s), b) for s, b in view.bids),
             taker=None if view.taker is None else out(view.taker),
             partner=None,
             poignees=tuple((out(s), level, shown) for s, level, shown in view.poignees),
             trick=tuple((out(s), c) for s, c in view.trick),
-            tricks=tuple(
-                TrickView(tuple((out(s), c) for s, c in t.plays), out(t.winner)) for t in view.tricks
-            ),
-            events=events,
+            tricks=fresh_tricks(self._trick_views),
+            events=(*events[:-1], detached(events[-1])) if events and events[-1].kind == "end" else events,
             scores=tuple(self.scores()) if view.scores is not None else None,
         )
 

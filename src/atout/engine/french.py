@@ -112,7 +112,7 @@ from atout.engine.events import (
 )
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
-from atout.engine.view import SeatView, TrickView
+from atout.engine.view import SeatView, TrickView, detached, fresh_rules, fresh_tricks
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
 from atout.scoring.summary import (
@@ -125,6 +125,7 @@ from atout.scoring.summary import (
 
 _DISCARDABLE_SUITS = PLAIN_SUITS_MASK & ~KINGS_MASK
 _COURTS = KINGS_MASK | QUEENS_MASK | CAVALIERS_MASK | JACKS_MASK
+_CHIEN_TURNED = ("petite", "pousse", "garde")
 
 
 _EXCUSE_SEC, _BIDDING, _CALL, _DISCARD = Phase.EXCUSE_SEC, Phase.BIDDING, Phase.CALL, Phase.DISCARD
@@ -397,7 +398,9 @@ class FrenchDeal:
                 MISERE_ACTIONS[MISERE_NAMES.index(k)] for k in self._misere_kinds(self.current_player)
             ]
         if phase is _EXCUSE_SEC:
-            return [KEEP_HAND, SHOW_EXCUSE_SEC]
+            return (
+                [KEEP_HAND, SHOW_EXCUSE_SEC] if self._holds_excuse_sec(self.current_player) else [KEEP_HAND]
+            )
         if phase is _CALL:
             return _actions_of(self._callable_mask(), CALL_ACTIONS)
         return []
@@ -428,7 +431,7 @@ class FrenchDeal:
             self._excuse_early
             and hand & EXCUSE_MASK
             and hand.bit_count() == 2
-            and not self._side_won_all(seat)
+            and not self._known_side_won_all(seat)
         ):
             return EXCUSE_MASK
         return legal
@@ -447,6 +450,15 @@ class FrenchDeal:
     def _side_won_all(self, seat: int) -> bool:
         attack = self.is_attack(seat)
         return all(self.is_attack(w) == attack for w in self.trick_winners)
+
+    def _known_side_won_all(self, seat: int) -> bool:
+        """Whether ``seat``'s side won every trick so far, as ``seat`` knows its side (§3.8 step 1,
+        §4.3): the true sides once public; before that the partner counts the taker and himself,
+        anyone else himself alone, so that the choice never hangs on a hidden card."""
+        if self._sides_public:
+            return self._side_won_all(seat)
+        known = (self.taker, seat) if seat == self.partner else (seat,)
+        return all(w in known for w in self.trick_winners)
 
     def _biddable(self) -> list[int]:
         # RULES.md §3.4: each bid must be higher than the highest so far.
@@ -555,7 +567,9 @@ class FrenchDeal:
                 self._declare_misere(kind)
                 return
         elif phase is _EXCUSE_SEC:
-            if action in (KEEP_HAND, SHOW_EXCUSE_SEC):
+            if action == KEEP_HAND or (
+                action == SHOW_EXCUSE_SEC and self._holds_excuse_sec(self.current_player)
+            ):
                 self.history.append(action)
                 self._decide_excuse_sec(action == SHOW_EXCUSE_SEC)
                 return
@@ -620,13 +634,14 @@ class FrenchDeal:
                 return
 
     def _offer_excuse_sec(self) -> None:
-        # §7 V4: a player whose only trump is the Excuse may show it and cancel the deal.
-        self._excuse_sec_pending = [
-            s for s in self._bid_order if self.hands[s] & (TRUMPS_MASK | EXCUSE_MASK) == EXCUSE_MASK
-        ]
-        if self._excuse_sec_pending:
-            self.phase = _EXCUSE_SEC
-            self.current_player = self._excuse_sec_pending[0]
+        # §7 V4: a player whose only trump is the Excuse may show it and cancel the deal. Every
+        # seat is asked, in bidding order, so that the question tells nobody who holds one.
+        self._excuse_sec_pending = list(self._bid_order)
+        self.phase = _EXCUSE_SEC
+        self.current_player = self._bid_order[0]
+
+    def _holds_excuse_sec(self, seat: int) -> bool:
+        return self.hands[seat] & (TRUMPS_MASK | EXCUSE_MASK) == EXCUSE_MASK
 
     def _decide_excuse_sec(self, show: bool) -> None:
         seat = self._excuse_sec_pending.pop(0)
@@ -991,7 +1006,9 @@ class FrenchDeal:
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know: its own cards and everything public, nothing else."""
+        """What ``seat`` may know: its own cards and everything public, nothing else.
+
+        The view is a value: fresh objects that share nothing with the deal or another view."""
         if not 0 <= seat < self.n:
             raise ValueError(f"seat must be 0..{self.n - 1}, not {seat}")
         log = self._log
@@ -1004,13 +1021,22 @@ class FrenchDeal:
                 )
                 self._public_upto = len(log)
             events = self._public_events
+        phase = self.phase
+        if phase is _END and events and events[-1].kind == "end":
+            events = (*events[:-1], detached(events[-1]))  # the summary, an object
         tricks = self.tricks
         done = len(self._trick_views)
         if done != len(tricks):
             self._trick_views += tuple(
                 TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in tricks[done:]
             )
-        chien_public = self.contract in ("petite", "pousse", "garde") or self.phase is _END
+        if seat != self.current_player and (phase is _POIGNEE or phase is _MISERE):
+            phase = _PLAY  # a declaration is weighed in secret (§3.7, §7 V5): others see the play
+        # §3.5, §4.3: the chien is turned after the call, in petite and garde only; a cancelled
+        # deal never turns it, a played deal's count opens it
+        chien_public = (
+            self.contract in _CHIEN_TURNED and (self.n < 5 or self.called_card >= 0)
+        ) or self.outcome == "played"
         if seat == self.taker or self.phase is _END:
             ecart = self.ecart
         else:
@@ -1022,8 +1048,8 @@ class FrenchDeal:
             seat=seat,
             players=self.n,
             dealer=self.dealer,
-            rules=self.rules,
-            phase=self.phase,
+            rules=fresh_rules(self.rules),
+            phase=phase,
             current_player=self.current_player,
             hand=self.hands[seat],
             legal_actions=tuple(self.legal_actions()) if seat == self.current_player else (),
@@ -1037,7 +1063,7 @@ class FrenchDeal:
             chelem_announced=self.chelem_announced,
             poignees=tuple((s, POIGNEE_NAMES[lv], shown) for s, lv, shown in self.poignees),
             trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
-            tricks=self._trick_views,
+            tricks=fresh_tricks(self._trick_views),
             events=events,
             scores=tuple(self._scores) if self.phase is _END and self._scores else None,
         )
@@ -1101,6 +1127,11 @@ class FrenchDeal:
         if phase is _MISERE:
             return IllegalActionError(
                 "RULES.md §7 V5 misère", f"{name} by {who}: the hand does not qualify for that misère"
+            )
+        if phase is _EXCUSE_SEC:
+            return IllegalActionError(
+                "RULES.md §7 V4 Excuse sec",
+                f"{name} by {who}: only a hand whose one trump is the Excuse may cancel the deal",
             )
         assert card is not None, phase
         hand = self.hands[self.current_player]

@@ -73,7 +73,7 @@ from atout.engine.events import (
 from atout.engine.french import excuse_exchange_card
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
-from atout.engine.view import TrickView
+from atout.engine.view import TrickView, detached, fresh_rules
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_two_player
 from atout.scoring.summary import TwoPlayerSummary, two_player_winner
@@ -532,10 +532,13 @@ class TwoPlayerDeal:
         """What ``seat`` may know: his hand, both players' face-up pile tops, and the play."""
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat}")
+        events = tuple(self._log)
+        if events and events[-1].kind == "end":
+            events = (*events[:-1], detached(events[-1]))  # the summary, an object
         return TwoPlayerView(
             seat=seat,
             dealer=self.dealer,
-            rules=self.rules,
+            rules=fresh_rules(self.rules),
             phase=self.phase,
             current_player=self.current_player,
             hand=self.hands[seat],
@@ -547,7 +550,7 @@ class TwoPlayerDeal:
             chelem_announced_by=self.chelem_announced_by,
             trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
             tricks=tuple(TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in self.tricks),
-            events=tuple(self.events),
+            events=events,
             scores=tuple(self._scores) if self._scores is not None else None,
         )
 
@@ -579,14 +582,10 @@ class TwoPlayerDeal:
         card = action
         seat = self.current_player
         if not self.available(seat) >> card & 1:
-            if self._pile_of[card] >= 0 and any(card in p for p in self.piles[seat]):
-                return IllegalActionError(
-                    "RULES.md §4.4 available cards",
-                    f"{act} by {who}: {card_name(card)} lies face down in a pile",
-                )
+            # the same words wherever the card lies: under his own pile or elsewhere, unseen
             return IllegalActionError(
                 "RULES.md §4.4 available cards",
-                f"{act} by {who}: {card_name(card)} is not in his hand or on a pile top",
+                f"{act} by {who}: only a card of his hand or a face-up pile top may be played",
             )
         return IllegalActionError(self._play_rule(card), f"{act} by {who} is not allowed")
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from atout.cards import CardSet
 from atout.engine.actions import Action
@@ -79,3 +81,55 @@ class SeatView:
         for _, card in self.trick:
             mask |= 1 << card
         return mask
+
+
+# ---------------------------------------------------------------------- fresh values
+# A view is a value: it shares no object with the deal nor with another view, so that nothing
+# written into one (even through ``object.__setattr__``) reaches the deal or a later view.
+T = TypeVar("T")
+_new = object.__new__
+
+
+def fresh_tricks(tricks: Iterable[TrickView]) -> tuple[TrickView, ...]:
+    """Copies of finished tricks (their plays are tuples of ints, shared safely)."""
+    out = []
+    for trick in tricks:
+        copy = _new(TrickView)
+        copy.__dict__.update(trick.__dict__)
+        out.append(copy)
+    return tuple(out)
+
+
+def fresh_rules(rules: Rules) -> Rules:
+    """A copy of ``rules`` equal to it, sharing no object that could be written to."""
+    copy = _new(Rules)
+    state = rules.__dict__.copy()
+    thresholds = state["poignee_thresholds"]
+    state["poignee_thresholds"] = type(thresholds)(thresholds)
+    if state["partial_slam"] is not None:
+        state["partial_slam"] = detached(state["partial_slam"])
+    copy.__dict__.update(state)
+    return copy
+
+
+def detached(value: T) -> T:
+    """A copy of ``value`` sharing no writable object with it: dataclass instances, rules,
+    tuples (named ones too), lists and dicts are copied all the way down."""
+    if value is None or isinstance(value, (int, str, float)):
+        return value
+    if isinstance(value, Rules):
+        return fresh_rules(value)  # type: ignore[return-value]
+    if isinstance(value, tuple):
+        items = [detached(v) for v in value]
+        if hasattr(value, "_fields"):
+            return type(value)(*items)
+        return type(value)(items)
+    if isinstance(value, list):
+        return type(value)(detached(v) for v in value)
+    if isinstance(value, dict):
+        return type(value)({k: detached(v) for k, v in value.items()})
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and hasattr(value, "__dict__"):
+        copy = _new(type(value))
+        copy.__dict__.update({k: detached(v) for k, v in value.__dict__.items()})
+        return copy
+    return value

@@ -95,7 +95,7 @@ def choose_declaration(view: SeatView, legal: Sequence[int]) -> int:
         return legal[-1]
     if kind is ActionKind.EXCUSE_SEC:
         weak = french_strength(hand, len(active_seats(view))) < BID_THRESHOLDS["petite"]
-        return legal[1] if weak else legal[0]
+        return legal[-1] if weak else legal[0]  # legal[-1] is keep_hand unless the hand qualifies
     return legal[0]
 
 

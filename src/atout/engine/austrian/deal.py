@@ -75,7 +75,7 @@ from atout.engine.events import (
     may_see,
 )
 from atout.engine.phase import Phase
-from atout.engine.view import TrickView
+from atout.engine.view import TrickView, detached, fresh_rules
 from atout.rules import Rules, RulesError
 from atout.scoring.austrian import score_austrian
 from atout.scoring.summary import AustrianSummary
@@ -490,10 +490,13 @@ class AustrianDeal:
             for i, (cards, public) in enumerate(zip(self.talon, self._public_halves, strict=True))
         ]
         own_discard = seat == self.declarer or counted
+        events = tuple(e for e in self._log if may_see(e, seat))
+        if events and events[-1].kind == "end":
+            events = (*events[:-1], detached(events[-1]))  # the summary, an object
         return AustrianView(
             seat=seat,
             dealer=self.dealer,
-            rules=self.rules,
+            rules=fresh_rules(self.rules),
             phase=self.phase,
             current_player=self.current_player,
             hand=self.hands[seat],
@@ -508,7 +511,7 @@ class AustrianDeal:
             discard=self.discard if own_discard else self.discard & AUSTRIAN_TRUMPS_MASK,
             trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
             tricks=tuple(TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in self.tricks),
-            events=tuple(e for e in self._log if may_see(e, seat)),
+            events=events,
             scores=tuple(self._scores) if self._scores is not None else None,
         )
 
