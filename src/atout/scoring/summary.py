@@ -19,11 +19,13 @@ from __future__ import annotations
 import difflib
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, Literal, TypeAlias
 
 from atout.rules import CONTRACTS, Rules, RulesError
+from atout.scoring.piles import SlamSide, open_span, slam_piles
 
 Side = Literal["attack", "defense"]
 PoigneeLevel = Literal["simple", "double", "triple"]
@@ -197,10 +199,12 @@ def _check_french(s: FrenchSummary) -> None:
     _check_contract(s.contract, rules)
     if not 0 <= s.oudlers <= 3:
         raise SummaryError("oudlers", f"must be a whole number from 0 to 3, not {s.oudlers}")
-    _check_pile("points", s.half_points, s.oudlers)
+    if not 0 <= s.half_points <= FRENCH_HALF_POINTS:
+        raise SummaryError("points", f"must be from 0 to 91, not {_format_points(s.half_points)}")
     _check_partner_and_dead(s)
     if s.chelem_won_by is not None and s.chelem_won_by not in SIDES:
         raise SummaryError("chelem.won_by", f"must be attack, defense or null, not {s.chelem_won_by!r}")
+    _check_outcome(s)
     _check_petit_au_bout(s)
     _check_poignees(s)
     _check_misere(s.misere, rules, s.seats_in_play, n)
@@ -251,6 +255,67 @@ def _check_partner_and_dead(s: FrenchSummary) -> None:
             raise SummaryError("dead", f"seat {s.dead} is the taker and cannot be the dead player")
     elif s.dead is not None:
         raise SummaryError("dead", "a dead player needs the option five_player_mode=dead_player")
+
+
+def _check_outcome(s: FrenchSummary) -> None:
+    """The attack's pile must follow from who won the tricks (RULES.md §3.9–§3.11, ``piles``)."""
+    in_play = 4 if s.dead is not None else s.players
+    chien = 3 if in_play == 5 else 6
+    imprenable = s.rules.petit_sec_rule == "petit_imprenable"
+    shown = f"{_format_points(s.half_points)} with {s.oudlers} oudler(s)"
+
+    def slam(side: SlamSide) -> frozenset[tuple[int, int]]:
+        return slam_piles(chien, s.contract, imprenable, len(s.attack), side)
+
+    if s.chelem_won_by is None:
+        try:
+            _check_pile("points", s.half_points, s.oudlers)
+        except SummaryError as exc:
+            raise SummaryError("points", exc.message + _slam_hint(s, slam)) from None
+        span = open_span(in_play, chien, s.contract, imprenable, s.oudlers)
+        if not span.low <= s.half_points <= span.high:
+            raise SummaryError(
+                "points",
+                f"{shown} is impossible when each side won a trick: the attack's pile then holds "
+                f"{_format_points(span.low)} to {_format_points(span.high)}" + _slam_hint(s, slam),
+            )
+        return
+    won_by: SlamSide = s.chelem_won_by
+    piles = slam(won_by)
+    if (s.half_points, s.oudlers) in piles:
+        return
+    same = sorted(h for h, o in piles if o == s.oudlers)
+    holds = (
+        f"{_describe_half_points(same)} with {s.oudlers} oudler(s)"
+        if same
+        else f"{' or '.join(str(o) for o in sorted({o for _, o in piles}))} oudler(s)"
+    )
+    raise SummaryError(
+        "points",
+        f"{shown} cannot follow from chelem.won_by={won_by}: when the {_side_name(won_by)} wins "
+        f"every trick of a {s.contract.replace('_', ' ')}, the attack's pile holds {holds}",
+    )
+
+
+def _slam_hint(s: FrenchSummary, slam: Callable[[SlamSide], frozenset[tuple[int, int]]]) -> str:
+    """``; it fits chelem.won_by=attack`` when a slam would explain an impossible pile."""
+    for side in SIDES:
+        if (s.half_points, s.oudlers) in slam(side):
+            return f"; it fits chelem.won_by={side} (the {_side_name(side)} won every trick)"
+    return ""
+
+
+def _describe_half_points(values: list[int]) -> str:
+    """Sorted half-points as a short phrase: ``86.5 or 87``, ``59.5 to 84``, ``3 to 19 by 1``."""
+    shown = [_format_points(v) for v in values]
+    if len(values) <= 3:
+        return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+    steps = {b - a for a, b in pairwise(values)}
+    if steps == {1}:
+        return f"{shown[0]} to {shown[-1]}"
+    if steps == {2}:
+        return f"{shown[0]} to {shown[-1]} by 1"
+    return f"{shown[0]} to {shown[-1]} (not every half point)"
 
 
 def _check_petit_au_bout(s: FrenchSummary) -> None:
@@ -349,8 +414,26 @@ def _check_two_player(s: TwoPlayerSummary) -> None:
             )
     if sum(s.oudlers) != 3:
         raise SummaryError("oudlers", f"the two piles hold the 3 oudlers together, not {sum(s.oudlers)}")
-    for seat in (0, 1):
-        _check_pile(f"points[{seat}]", s.half_points[seat], s.oudlers[seat])
+    for key, chelem_seat in (("announced_by", s.chelem_announced_by), ("won_by", s.chelem_won_by)):
+        if chelem_seat is None:
+            continue
+        if not rules.two_player_chelem:
+            raise SummaryError(f"chelem.{key}", "a 2-player chelem needs the two_player_chelem option")
+        _check_seat(f"chelem.{key}", chelem_seat, 2)
+    won_by = s.chelem_won_by
+    if won_by is not None:
+        # the seat that won every trick holds every card but an Excuse the other kept (§3.9)
+        pile = (s.half_points[won_by], s.oudlers[won_by])
+        if pile not in slam_piles(0, "garde", False, 1, "attack"):
+            shown = f"{_format_points(pile[0])} with {pile[1]} oudler(s)"
+            raise SummaryError(
+                f"points[{won_by}]",
+                f"{shown} cannot follow from chelem.won_by={won_by}: the seat that wins every trick "
+                "holds 91 with 3 oudlers, or 86.5 or 87 with 2 when the other kept the Excuse",
+            )
+    else:
+        for seat in (0, 1):
+            _check_pile(f"points[{seat}]", s.half_points[seat], s.oudlers[seat])
     if sum(s.half_points) != FRENCH_HALF_POINTS:
         raise SummaryError(
             "points", f"the two piles hold 91 points together, not {_format_points(sum(s.half_points))}"
@@ -366,12 +449,6 @@ def _check_two_player(s: TwoPlayerSummary) -> None:
             raise SummaryError(
                 "petit_au_bout", f"seat {s.petit_au_bout} took the Petit au bout but has 0 oudlers"
             )
-    for key, chelem_seat in (("announced_by", s.chelem_announced_by), ("won_by", s.chelem_won_by)):
-        if chelem_seat is None:
-            continue
-        if not rules.two_player_chelem:
-            raise SummaryError(f"chelem.{key}", "a 2-player chelem needs the two_player_chelem option")
-        _check_seat(f"chelem.{key}", chelem_seat, 2)
     won_by, pab = s.chelem_won_by, s.petit_au_bout
     if won_by is not None and pab is not None and pab != won_by:
         raise SummaryError(
