@@ -17,10 +17,12 @@ atout.scoring.summary.SummaryError: oudlers: must be a whole number from 0 to 3,
 from __future__ import annotations
 
 import difflib
+import json
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any, Literal, TypeAlias
 
@@ -207,7 +209,8 @@ def _check_french(s: FrenchSummary) -> None:
     _check_outcome(s)
     _check_petit_au_bout(s)
     _check_poignees(s)
-    _check_misere(s.misere, rules, s.seats_in_play, n)
+    if s.misere:
+        _check_misere(s.misere, rules, s.seats_in_play, n)
     _check_partial_slam(s)
 
 
@@ -506,6 +509,7 @@ _FRENCH_KEYS = (
 _TWO_PLAYER_KEYS = ("game", "players", "points", "oudlers", "petit_au_bout", "chelem", "options")
 _AUSTRIAN_KEYS = ("game", "players", "declarer", "bid", "talon_half", "game_type", "points", "options")
 _ALL_KEYS = frozenset(_FRENCH_KEYS + _TWO_PLAYER_KEYS + _AUSTRIAN_KEYS)
+_key_set = lru_cache(maxsize=32)(frozenset[str])
 _MISSING: Any = object()
 
 
@@ -513,11 +517,13 @@ class _Object:
     """A JSON object being read: typed access to its keys, with the dotted path for errors."""
 
     def __init__(self, data: object, path: str, allowed: Iterable[str], kind: str = "") -> None:
-        if not isinstance(data, Mapping):
+        if not isinstance(data, dict | Mapping):
             raise SummaryError(path or "summary", f"must be a JSON object, not {_json_type(data)}")
         self.data: Mapping[str, object] = data
         self.path = path
         allowed = tuple(allowed)
+        if data.keys() <= _key_set(allowed):
+            return
         for key in data:
             if key in allowed:
                 continue
@@ -531,22 +537,26 @@ class _Object:
         return f"{self.path}.{key}" if self.path else key
 
     def raw(self, key: str, default: object = _MISSING) -> object:
-        if key in self.data:
-            return self.data[key]
+        value = self.data.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
         if default is _MISSING:
             raise SummaryError(self.field(key), "missing")
         return default
 
     def get_int(self, key: str, default: object = _MISSING) -> int:
-        return _as_int(self.raw(key, default), self.field(key))
+        value = self.raw(key, default)
+        return value if type(value) is int else _as_int(value, self.field(key))
 
     def get_optional_int(self, key: str) -> int | None:
         value = self.raw(key, None)
-        return None if value is None else _as_int(value, self.field(key))
+        if value is None or type(value) is int:
+            return value
+        return _as_int(value, self.field(key))
 
     def get_bool(self, key: str, default: bool = False) -> bool:
         value = self.raw(key, default)
-        if not isinstance(value, bool):
+        if value is not True and value is not False:
             raise SummaryError(self.field(key), f"must be true or false, not {_json_type(value)}")
         return value
 
@@ -577,7 +587,7 @@ def parse_summary(data: object) -> Summary:
 
     Raises :class:`SummaryError` naming the field at fault.
     """
-    if not isinstance(data, Mapping):
+    if not isinstance(data, dict | Mapping):
         raise SummaryError("summary", f"a deal summary must be a JSON object, not {_json_type(data)}")
     game = data.get("game", _MISSING)
     if game is _MISSING:
@@ -611,6 +621,7 @@ def _read_french(data: Mapping[str, object]) -> FrenchSummary:
     if not isinstance(contract, str):
         raise SummaryError("contract", f"must be a contract name, not {_json_type(contract)}")
     chelem = obj.get_object("chelem", ("announced", "won_by"))
+    poignees, misere = obj.get_list("poignees"), obj.get_list("misere")
     return FrenchSummary(
         rules=rules,
         taker=taker,
@@ -620,10 +631,12 @@ def _read_french(data: Mapping[str, object]) -> FrenchSummary:
         partner=None if partner == taker else partner,
         dead=obj.get_optional_int("dead"),
         petit_au_bout=obj.get_choice("petit_au_bout", SIDES, None),
-        poignees=tuple(_read_poignee(p, f"poignees[{i}]") for i, p in enumerate(obj.get_list("poignees"))),
+        poignees=tuple(_read_poignee(p, f"poignees[{i}]") for i, p in enumerate(poignees))
+        if poignees
+        else (),
         chelem_announced=chelem.get_bool("announced"),
         chelem_won_by=chelem.get_choice("won_by", SIDES, None),
-        misere=tuple(_read_misere(m, f"misere[{i}]") for i, m in enumerate(obj.get_list("misere"))),
+        misere=tuple(_read_misere(m, f"misere[{i}]") for i, m in enumerate(misere)) if misere else (),
         partial_slam=_read_partial_slam(obj.raw("partial_slam", None)),
     )
 
@@ -687,6 +700,22 @@ def _read_rules(obj: _Object, game: str, players: int) -> Rules:
         options = {}
     if not isinstance(options, Mapping):
         raise SummaryError("options", f"must be an object of option names, not {_json_type(options)}")
+    if not options:
+        return _cached_rules(game, players, "{}")
+    try:
+        key = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return _rules_from(game, players, options)
+    return _cached_rules(game, players, key)
+
+
+@lru_cache(maxsize=64)
+def _cached_rules(game: str, players: int, options_json: str) -> Rules:
+    """The rules of a session's summaries, read once: they are nearly always the same."""
+    return _rules_from(game, players, json.loads(options_json))
+
+
+def _rules_from(game: str, players: int, options: Mapping[str, object]) -> Rules:
     base = {"game": game, "players": players}
     for name, value in options.items():
         if name in base:
