@@ -73,8 +73,17 @@ class PartialSlam:
     announced_failed: int = 100
 
     def __post_init__(self) -> None:
-        if self.max_missing not in (1, 3):
+        # ``True in (1, 3)`` holds in Python: a boolean is refused by its type first
+        if isinstance(self.max_missing, bool) or self.max_missing not in (1, 3):
             raise RulesError(f"partial_slam.max_missing must be 1 or 3, not {self.max_missing!r}")
+        if not isinstance(self.requires_announcement, bool):
+            raise RulesError(
+                f"partial_slam.requires_announcement must be true or false, not {self.requires_announcement!r}"
+            )
+        for name in ("announced_made", "unannounced_made", "announced_failed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
+                raise RulesError(f"partial_slam.{name} must be a whole number of points, not {value!r}")
 
 
 @dataclass(frozen=True)

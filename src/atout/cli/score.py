@@ -189,10 +189,9 @@ def _with_preset(item: object, chosen: Preset) -> object:
     game = item.get("game")
     preset_game = chosen.options.get("game", "french" if options else None)
     if preset_game is not None and game in ("french", "austrian") and game != preset_game:
-        names = {"french": "French Tarot", "austrian": "Austrian Tarock"}
         raise InputError(
-            f"game: the {chosen.name} preset is for {names[preset_game]}, not for a {game} summary "
-            "(leave out --rules to score it with its own options)"
+            f"game: the {chosen.name} preset is for {preset_game}, not for this {game} summary "
+            "(leave out --rules to score it by its own options)"
         )
     own = item.get("options", {})
     return {**item, "options": {**options, **own} if isinstance(own, dict) else own}

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -221,7 +220,7 @@ def _check_seat(field: str, seat: int, players: int) -> None:
 
 def _check_contract(contract: str, rules: Rules) -> None:
     if contract not in CONTRACTS:
-        raise SummaryError("contract", f"unknown contract {contract!r} ({', '.join(rules.contracts)})")
+        raise SummaryError("contract", f"unknown contract {_show(contract)} ({', '.join(rules.contracts)})")
     if contract == "pousse" and not rules.bid_pousse:
         raise SummaryError("contract", "pousse needs the bid_pousse option")
     if contract == "petite" and rules.no_petite:
@@ -531,7 +530,8 @@ class _Object:
                 raise SummaryError(self.field(str(key)), f"a {kind} summary has no {key} (RULES.md §9)")
             close = difflib.get_close_matches(str(key), allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (expected {', '.join(allowed)})"
-            raise SummaryError(self.field(str(key)), f"unknown key{hint}")
+            name = str(key) if len(str(key)) <= 40 else _clip(str(key))
+            raise SummaryError(self.field(name), f"unknown key{hint}")
 
     def field(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
@@ -744,19 +744,33 @@ def _as_int(value: object, field: str) -> int:
     if isinstance(value, float):
         if not value.is_integer():
             raise SummaryError(field, f"must be a whole number, not {value}")
+        if abs(value) > _LARGEST:
+            raise SummaryError(field, f"must be a whole number, not {value}")
         return int(value)
+    if abs(value) > _LARGEST:
+        raise SummaryError(field, f"must be a whole number of a deal, not {_short(value)}")
     return value
+
+
+_LARGEST = 10**9
+"""No whole number of a summary (seat, oudlers, points) comes near: larger ones are refused."""
 
 
 def _as_half_points(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SummaryError(field, f"must be a number of card points, not {_json_type(value)}")
-    if not math.isfinite(value):
-        raise SummaryError(field, f"must be from 0 to 91, not {value}")
+        raise SummaryError(field, f"expected a number of card points 0..91, found {_json_type(value)}")
+    if not 0 <= value <= 91:  # also refuses NaN; checked before doubling, which may overflow
+        raise SummaryError(field, f"expected a number of card points 0..91, found {_short(value)}")
     doubled = value * 2
     if doubled != int(doubled):
         raise SummaryError(field, f"must be a multiple of 0.5, not {value}")
     return int(doubled)
+
+
+def _short(value: int | float) -> str:
+    """A number as written, or its size when it is too long to show."""
+    text = repr(value).replace("e+", "e")
+    return text if len(text) <= 24 else f"a number of {len(text.lstrip('-'))} digits"
 
 
 def _json_type(value: object) -> str:
@@ -765,9 +779,9 @@ def _json_type(value: object) -> str:
     if isinstance(value, bool):
         return f"{str(value).lower()}"
     if isinstance(value, int | float):
-        return repr(value)
+        return _short(value)
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {_clip(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, Mapping):
@@ -776,7 +790,12 @@ def _json_type(value: object) -> str:
 
 
 def _show(value: object) -> str:
-    return repr(value) if isinstance(value, str) else _json_type(value)
+    return _clip(value) if isinstance(value, str) else _json_type(value)
+
+
+def _clip(text: str, longest: int = 40) -> str:
+    """A string quoted, cut short if long, so that a message stays one short line."""
+    return repr(text) if len(text) <= longest else repr(text[:longest]) + "..."
 
 
 # ---------------------------------------------------------------- writing JSON
