@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atout.jsonio import JsonError, iter_document, loads
+from atout.rules import RulesError, parse_option_words
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -71,3 +72,29 @@ def test_what_python_reads_but_a_user_cannot_mean_is_refused_in_one_line(text: s
 def test_a_document_that_is_not_a_list_is_one_value() -> None:
     assert _read(' {"a": [1]} ') == (False, [{"a": [1]}])
     assert loads(" 3 ") == 3
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        (
+            'partial_slam={"max_missing": 3, "max_missing": 1}',
+            "partial_slam: duplicate key 'max_missing' in an object",
+        ),
+        ("misere_bonus=NaN", "misere_bonus: NaN is not a JSON value"),
+        ("misere_bonus=" + "9" * 5000, "misere_bonus: a whole number has more than 4300 digits"),
+    ],
+)
+def test_option_words_refuse_json_a_user_cannot_mean_8(word: str, message: str) -> None:
+    # before: a 5000-digit value escaped as a ValueError traceback, the others were taken
+    with pytest.raises(RulesError) as err:
+        parse_option_words([word])
+    assert str(err.value) == message
+
+
+def test_option_words_still_take_bare_words_8() -> None:
+    assert parse_option_words(["no_petite=yes", "five_player_mode=dead_player", "misere_bonus=10"]) == {
+        "no_petite": True,
+        "five_player_mode": "dead_player",
+        "misere_bonus": 10,
+    }

@@ -180,7 +180,5 @@ def _check_keys(record: Mapping[str, Any], dealt: tuple[str, ...]) -> None:
     for key in record:
         if key not in allowed:
             close = difflib.get_close_matches(str(key), allowed, n=1)
-            hint = (
-                f"did you mean {close[0]!r}?" if close else f"a record has {', '.join(allowed)}"
-            )
+            hint = f"did you mean {close[0]!r}?" if close else f"a record has {', '.join(allowed)}"
             raise RecordError(f"{key}: unknown key ({hint})")

@@ -18,10 +18,11 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
+
+from atout import jsonio
 
 
 class RulesError(ValueError):
@@ -282,7 +283,10 @@ def parse_option_words(words: list[str]) -> dict[str, Any]:
         name, sep, text = word.partition("=")
         if not sep or not name.strip():
             raise RulesError(f"an option is written name=value, not {word!r}")
-        options[name.strip()] = _parse_value(text.strip())
+        try:
+            options[name.strip()] = _parse_value(text.strip())
+        except RulesError as exc:
+            raise RulesError(f"{name.strip()}: {exc}") from None
     return options
 
 
@@ -306,8 +310,10 @@ class _FrozenMap(dict[int, tuple[int, int, int]]):
 
 def _parse_value(text: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return jsonio.loads(text)
+    except jsonio.JsonError as exc:
+        if exc.line is None:  # JSON, but not one a user can mean: a key twice, NaN, 5000 digits
+            raise RulesError(exc.reason) from None
         low = text.lower()
         if low in ("true", "yes", "on"):
             return True

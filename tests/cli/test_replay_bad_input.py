@@ -90,9 +90,7 @@ def test_every_game_refuses_an_unknown_key_alike(rules: Rules) -> None:
     replay(record)
     with pytest.raises(RecordError, match=r"^hand: unknown key \(did you mean 'hands'\?\)$"):
         replay({**record, "hand": "x"})
-    with pytest.raises(
-        RecordError, match=r"^bogus: unknown key \(a record has actions, dealer, "
-    ):
+    with pytest.raises(RecordError, match=r"^bogus: unknown key \(a record has actions, dealer, "):
         replay({**record, "bogus": 1})
 
 
