@@ -3,7 +3,7 @@
 Writes a session of random valid 4-player summaries (takers, contracts, piles, petit au bout,
 poignées, chelems) to a temporary directory, then runs ``python -m atout score FILE`` (and
 ``--json``) in a fresh process for each size and prints the wall time with start-up, the deals
-per second, and the process's peak memory (its maximum resident set size):
+per second, the process's CPU time and its peak memory (maximum resident set size):
 
     .venv/bin/python bench/scoresheet.py
     .venv/bin/python bench/scoresheet.py --sizes 1000 10000 --json
@@ -36,8 +36,9 @@ RUNNER = (
     "    app(sys.argv[1:], standalone_mode=False)\n"
     "finally:\n"
     "    sys.stdout.flush()\n"
-    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-    "    sys.stderr.write(f'\\npeak_kib={peak}\\n')\n"
+    "    usage = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "    cpu = usage.ru_utime + usage.ru_stime\n"
+    "    sys.stderr.write(f'\\npeak_kib={usage.ru_maxrss} cpu_s={cpu}\\n')\n"
 )
 
 
@@ -78,12 +79,14 @@ def run(path: Path, json_output: bool, src: str | None) -> dict[str, Any]:
     start = time.perf_counter()
     done = subprocess.run(args, capture_output=True, text=True, check=False, env=env)
     seconds = time.perf_counter() - start
-    peak = [line for line in done.stderr.splitlines() if line.startswith("peak_kib=")]
-    if done.returncode != 0 or not peak:
+    report = [line for line in done.stderr.splitlines() if line.startswith("peak_kib=")]
+    if done.returncode != 0 or not report:
         raise SystemExit(f"atout score failed: {done.stderr.strip()[-500:]}")
+    fields = dict(word.split("=") for word in report[-1].split())
     return {
         "seconds": seconds,
-        "peak_mib": int(peak[-1].split("=")[1]) / 1024,
+        "cpu_seconds": float(fields["cpu_s"]),
+        "peak_mib": int(fields["peak_kib"]) / 1024,
         "output_bytes": len(done.stdout),
     }
 
@@ -108,12 +111,14 @@ def main() -> None:
     if options.json:
         print(json.dumps({"python": sys.version.split()[0], "results": results}))
         return
-    print(f"{'deals':>8}  {'output':<6}  {'seconds':>8}  {'deals/s':>9}  {'peak MiB':>8}")
+    print(f"{'deals':>8}  {'output':<6}  {'seconds':>8}  {'CPU s':>7}  {'deals/s':>9}  {'peak MiB':>8}")
     for r in results:
         print(
-            f"{r['deals']:>8,}  {r['output']:<6}  {r['seconds']:>8.2f}  {r['deals_per_s']:>9,.0f}  {r['peak_mib']:>8.1f}"
+            f"{r['deals']:>8,}  {r['output']:<6}  {r['seconds']:>8.2f}  {r['cpu_seconds']:>7.2f}"
+            f"  {r['deals_per_s']:>9,.0f}  {r['peak_mib']:>8.1f}"
         )
-    print("seconds: wall time of a fresh `python -m atout score` process, start-up included")
+    print("seconds: wall time of a fresh `python -m atout score` process, start-up included;")
+    print("CPU s: its user + system time (the fairer figure on a busy machine); deals/s: by wall time")
 
 
 if __name__ == "__main__":

@@ -546,11 +546,13 @@ class _Object:
 
     def get_int(self, key: str, default: object = _MISSING) -> int:
         value = self.raw(key, default)
-        return value if type(value) is int else _as_int(value, self.field(key))
+        if type(value) is int and -_LARGEST <= value <= _LARGEST:
+            return value
+        return _as_int(value, self.field(key))
 
     def get_optional_int(self, key: str) -> int | None:
         value = self.raw(key, None)
-        if value is None or type(value) is int:
+        if value is None or (type(value) is int and -_LARGEST <= value <= _LARGEST):
             return value
         return _as_int(value, self.field(key))
 
@@ -741,15 +743,11 @@ def _pair(value: object, field: str) -> tuple[object, object]:
 def _as_int(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise SummaryError(field, f"must be a whole number, not {_json_type(value)}")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise SummaryError(field, f"must be a whole number, not {value}")
-        if abs(value) > _LARGEST:
-            raise SummaryError(field, f"must be a whole number, not {value}")
-        return int(value)
+    if isinstance(value, float) and not value.is_integer():
+        raise SummaryError(field, f"must be a whole number, not {value}")
     if abs(value) > _LARGEST:
         raise SummaryError(field, f"must be a whole number of a deal, not {_short(value)}")
-    return value
+    return int(value)
 
 
 _LARGEST = 10**9
