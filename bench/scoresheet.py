@@ -3,7 +3,8 @@
 Writes a session of random valid 4-player summaries (takers, contracts, piles, petit au bout,
 poignées, chelems) to a temporary directory, then runs ``python -m atout score FILE`` (and
 ``--json``) in a fresh process for each size and prints the wall time with start-up, the deals
-per second, the process's CPU time and its peak memory (maximum resident set size):
+per second, the process's CPU time and its peak memory (maximum resident set size, from
+``os.wait4``):
 
     .venv/bin/python bench/scoresheet.py
     .venv/bin/python bench/scoresheet.py --sizes 1000 10000 --json
@@ -28,18 +29,6 @@ from typing import Any
 from atout.scoring.piles import open_span
 
 CONTRACTS = ("petite", "garde", "garde_sans", "garde_contre")
-# runs the command in a child process and reports the child's own peak memory on stderr
-RUNNER = (
-    "import resource, sys\n"
-    "from atout.cli.main import app\n"
-    "try:\n"
-    "    app(sys.argv[1:], standalone_mode=False)\n"
-    "finally:\n"
-    "    sys.stdout.flush()\n"
-    "    usage = resource.getrusage(resource.RUSAGE_SELF)\n"
-    "    cpu = usage.ru_utime + usage.ru_stime\n"
-    "    sys.stderr.write(f'\\npeak_kib={usage.ru_maxrss} cpu_s={cpu}\\n')\n"
-)
 
 
 def summary(rng: random.Random) -> dict[str, Any]:
@@ -74,20 +63,24 @@ def write_session(path: Path, deals: int, seed: int) -> None:
 
 
 def run(path: Path, json_output: bool, src: str | None) -> dict[str, Any]:
-    args = [sys.executable, "-c", RUNNER, "score", str(path), *(["--json"] if json_output else [])]
+    """One fresh ``python -m atout score`` process: its wall time, CPU time and peak memory."""
+    args = [sys.executable, "-m", "atout", "score", str(path), *(["--json"] if json_output else [])]
     env = {**os.environ, "PYTHONPATH": src} if src else None
-    start = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, text=True, check=False, env=env)
-    seconds = time.perf_counter() - start
-    report = [line for line in done.stderr.splitlines() if line.startswith("peak_kib=")]
-    if done.returncode != 0 or not report:
-        raise SystemExit(f"atout score failed: {done.stderr.strip()[-500:]}")
-    fields = dict(word.split("=") for word in report[-1].split())
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(args, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"atout score failed: {err.read().decode()[-500:]}")
+        output_bytes = out.tell()
     return {
         "seconds": seconds,
-        "cpu_seconds": float(fields["cpu_s"]),
-        "peak_mib": int(fields["peak_kib"]) / 1024,
-        "output_bytes": len(done.stdout),
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
+        "peak_mib": usage.ru_maxrss / 1024,
+        "output_bytes": output_bytes,
     }
 
 
