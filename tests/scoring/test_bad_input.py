@@ -181,3 +181,15 @@ def test_a_record_summary_that_cannot_happen_names_its_field_9(
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     _refused(CliRunner().invoke(score_app, [str(path)]), "result.summary.oudlers: ")
+
+
+def test_a_record_whose_scores_disagree_with_its_summary_is_refused_9(
+    score_app: typer.Typer, tmp_path: Path
+) -> None:
+    deal = _finished(Rules())
+    record = deal_to_record(deal)
+    record["result"]["scores"] = [0, 0, 0, 0]
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(score_app, [str(path)])
+    _refused(result, f"result.scores: recorded [0, 0, 0, 0], but the summary scores {deal.scores()}")

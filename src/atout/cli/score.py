@@ -176,9 +176,14 @@ def _record_summary(record: dict[str, Any], chosen: Preset | None) -> Summary:
     if summary is None:
         raise InputError(f"result.summary: none, the deal was not played out ({result.get('outcome')!r})")
     try:
-        return parse_summary(summary)
+        parsed = parse_summary(summary)
     except SummaryError as exc:
         raise InputError(f"result.summary.{exc}") from None
+    recorded = result.get("scores")
+    if recorded is not None and recorded != score(parsed):
+        shown = recorded if isinstance(recorded, list) and len(str(recorded)) < 80 else "other scores"
+        raise InputError(f"result.scores: recorded {shown}, but the summary scores {score(parsed)}")
+    return parsed
 
 
 def _with_preset(item: object, chosen: Preset) -> object:
