@@ -26,11 +26,13 @@ __all__ = [
     "write_record",
 ]
 
+import difflib
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from atout import jsonio
 from atout.engine.errors import IllegalActionError
 from atout.engine.french import FrenchDeal
 from atout.games import Deal, Game, deal_from_dealt
@@ -75,11 +77,15 @@ def write_record(deal: Game, seed: int | None = None) -> str:
 
 
 def read_record(text: str) -> dict[str, Any]:
-    """Parse record text, checking its shape; raises :class:`RecordError`."""
+    """Parse record text, checking its shape; raises :class:`RecordError`.
+
+    The JSON is read strictly (:mod:`atout.jsonio`): a key given twice, ``NaN``, a number out of
+    range or nesting too deep is refused.
+    """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        data = jsonio.loads(text)
+    except jsonio.JsonError as exc:
+        raise RecordError(str(exc)) from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     if data.get("format") != FORMAT:
@@ -141,6 +147,12 @@ def new_deal_from_record(record: Mapping[str, Any]) -> Deal:
     options = record.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError("options: expected an object of option names")
+    for name in ("game", "players"):
+        if name in options:
+            raise RecordError(
+                f"options.{name}: {name} is given at the top level of the record, not as an option"
+            )
+    _check_keys(record, _ALL_DEALT_KEYS)  # a key no record has, before the cards are read
     try:
         rules = Rules.from_options({**options, "game": game, "players": players})
     except RulesError as exc:
@@ -149,8 +161,24 @@ def new_deal_from_record(record: Mapping[str, Any]) -> Deal:
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise RecordError(f"dealer: expected a seat number 0..{players - 1}, found {dealer!r}")
     try:
-        return deal_from_dealt(rules, dealer, {k: v for k, v in record.items() if k not in _RECORD_KEYS})
+        deal = deal_from_dealt(rules, dealer, {k: v for k, v in record.items() if k not in _RECORD_KEYS})
     except RulesError as exc:
         raise RecordError(f"options: {exc}") from None
     except ValueError as exc:
         raise RecordError(str(exc)) from None
+    _check_keys(record, tuple(deal.dealt()))  # the cards of another game's deal
+    return deal
+
+
+_ALL_DEALT_KEYS = ("hands", "chien", "talon", "piles", "face_up")
+"""What the deals of every game write as their dealt cards."""
+
+
+def _check_keys(record: Mapping[str, Any], dealt: tuple[str, ...]) -> None:
+    """Refuse a key that is neither a record's nor one of ``dealt``, as in every game."""
+    allowed = [*sorted(_RECORD_KEYS), *dealt]
+    for key in record:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"a record has {', '.join(allowed)}"
+            raise RecordError(f"{key}: unknown key ({hint})")

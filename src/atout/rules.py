@@ -18,10 +18,11 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
+
+from atout import jsonio
 
 
 class RulesError(ValueError):
@@ -73,8 +74,17 @@ class PartialSlam:
     announced_failed: int = 100
 
     def __post_init__(self) -> None:
-        if self.max_missing not in (1, 3):
+        # ``True in (1, 3)`` holds in Python: a boolean is refused by its type first
+        if isinstance(self.max_missing, bool) or self.max_missing not in (1, 3):
             raise RulesError(f"partial_slam.max_missing must be 1 or 3, not {self.max_missing!r}")
+        if not isinstance(self.requires_announcement, bool):
+            raise RulesError(
+                f"partial_slam.requires_announcement must be true or false, not {self.requires_announcement!r}"
+            )
+        for name in ("announced_made", "unannounced_made", "announced_failed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
+                raise RulesError(f"partial_slam.{name} must be a whole number of points, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -273,7 +283,10 @@ def parse_option_words(words: list[str]) -> dict[str, Any]:
         name, sep, text = word.partition("=")
         if not sep or not name.strip():
             raise RulesError(f"an option is written name=value, not {word!r}")
-        options[name.strip()] = _parse_value(text.strip())
+        try:
+            options[name.strip()] = _parse_value(text.strip())
+        except RulesError as exc:
+            raise RulesError(f"{name.strip()}: {exc}") from None
     return options
 
 
@@ -297,8 +310,10 @@ class _FrozenMap(dict[int, tuple[int, int, int]]):
 
 def _parse_value(text: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return jsonio.loads(text)
+    except jsonio.JsonError as exc:
+        if exc.line is None:  # JSON, but not one a user can mean: a key twice, NaN, 5000 digits
+            raise RulesError(exc.reason) from None
         low = text.lower()
         if low in ("true", "yes", "on"):
             return True

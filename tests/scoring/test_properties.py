@@ -22,6 +22,7 @@ from atout.scoring import (
     score,
     summary_to_json,
 )
+from atout.scoring.piles import open_span, slam_piles
 from atout.scoring.summary import AUSTRIAN_BIDS, SIDES, Side, two_player_winner
 
 LEVELS = ("simple", "double", "triple")
@@ -55,6 +56,20 @@ def french_rules(draw: st.DrawFn, players: int) -> Rules:
     return Rules.from_options(options)
 
 
+def _attack_piles(
+    players: int, dead: int | None, contract: str, partner: bool, won_by: Side | None
+) -> st.SearchStrategy[tuple[int, int]]:
+    """(oudlers, half-points) of an attack pile that can end such a deal (RULES.md §3.9-§3.11)."""
+    in_play = 4 if dead is not None else players
+    chien = 3 if in_play == 5 else 6
+    if won_by is not None:
+        piles = sorted(slam_piles(chien, contract, False, 2 if partner else 1, won_by))
+        return st.sampled_from([(o, h) for h, o in piles])
+    return st.integers(0, 3).flatmap(
+        lambda o: st.tuples(st.just(o), st.integers(*open_span(in_play, chien, contract, False, o)))
+    )
+
+
 @st.composite
 def french_summaries(draw: st.DrawFn) -> FrenchSummary:
     players = draw(st.sampled_from([3, 4, 5]))
@@ -66,9 +81,11 @@ def french_summaries(draw: st.DrawFn) -> FrenchSummary:
         dead = draw(st.sampled_from(others))
     elif players == 5:
         partner = draw(st.none() | st.sampled_from(range(players)))
-    oudlers = draw(st.integers(0, 3))
-    half_points = draw(st.integers(9 * oudlers, 182 - 9 * (3 - oudlers)))
+    contract = draw(st.sampled_from(rules.contracts))
     chelem_won_by: Side | None = draw(st.sampled_from([None, None, *SIDES]))
+    oudlers, half_points = draw(
+        _attack_piles(players, dead, contract, partner not in (None, taker), chelem_won_by)
+    )
     pab_sides: list[Side] = [side for side in SIDES if chelem_won_by in (None, side)]
     if oudlers == 0:
         pab_sides = [s for s in pab_sides if s != "attack"]
@@ -79,7 +96,7 @@ def french_summaries(draw: st.DrawFn) -> FrenchSummary:
     summary = FrenchSummary(
         rules=rules,
         taker=taker,
-        contract=draw(st.sampled_from(rules.contracts)),
+        contract=contract,
         oudlers=oudlers,
         half_points=half_points,
         partner=partner,
@@ -132,11 +149,18 @@ def two_player_summaries(draw: st.DrawFn) -> TwoPlayerSummary:
     summary = TwoPlayerSummary(rules, (half0, 182 - half0), (oudlers0, 3 - oudlers0))
     if two_player_winner(summary) is None:
         summary = TwoPlayerSummary(rules, (half0 + 1, 181 - half0), summary.oudlers)
-    pab = draw(st.sampled_from([None, *(s for s in (0, 1) if summary.oudlers[s] > 0)]))
     announced_by = won_by = None
     if rules.two_player_chelem:
         announced_by = draw(st.sampled_from([None, 0, 1]))
-        won_by = draw(st.sampled_from([None, 0, 1] if pab is None else [None, pab]))
+        won_by = draw(st.sampled_from([None, 0, 1]))
+    if won_by is not None:
+        # the seat that won every trick holds all but an Excuse the other kept (§3.9)
+        half, oudlers = draw(st.sampled_from(sorted(slam_piles(0, "garde", False, 1, "attack"))))
+        halves, bouts = [182 - half, 182 - half], [3 - oudlers, 3 - oudlers]
+        halves[won_by], bouts[won_by] = half, oudlers
+        summary = TwoPlayerSummary(rules, (halves[0], halves[1]), (bouts[0], bouts[1]))
+    pab_seats = [s for s in (0, 1) if summary.oudlers[s] > 0 and won_by in (None, s)]
+    pab = draw(st.sampled_from([None, *pab_seats]))
     return TwoPlayerSummary(rules, summary.half_points, summary.oudlers, pab, announced_by, won_by)
 
 

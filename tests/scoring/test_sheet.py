@@ -35,3 +35,21 @@ def test_sheet_refuses_a_row_of_the_wrong_length_3_14() -> None:
 def test_sheet_needs_a_player() -> None:
     with pytest.raises(ValueError):
         ScoreSheet(0)
+
+
+def test_each_row_carries_the_running_totals_so_adding_is_constant_time_3_14() -> None:
+    sheet = ScoreSheet(3)
+    first = sheet.add([104, -52, -52])
+    second = sheet.add([-104, 52, 52])
+    assert first.totals == (104, -52, -52) and second.totals == (0, 0, 0)
+    assert sheet.running_totals() == [first.totals, second.totals]
+
+
+def test_a_sheet_without_rows_keeps_totals_in_the_same_memory_3_14() -> None:
+    sheet = ScoreSheet(3, keep_rows=False)
+    for _ in range(1000):
+        sheet.add([104, -52, -52])
+    sheet.add([68, 0, 0])
+    assert sheet.rows == () and list(sheet) == [] and len(sheet) == 1001
+    assert sheet.totals == (104_068, -52_000, -52_000)
+    assert not sheet.is_zero_sum()

@@ -56,6 +56,9 @@ def print_deal(deal: Deal, console: Console) -> None:
             by_seat = dict(zip(seats, cards, strict=True))
             cells = []
             for seat in range(deal.n):
+                if seat not in by_seat:
+                    cells.append("[dim]-[/dim]")  # a seat out of the deal (the dead player)
+                    continue
                 mark = card_markup(by_seat[seat])
                 cells.append(f"[u]{mark}[/u]" if seat == seats[0] else mark)
             table.add_row(str(number), *cells, seat_name(winner))

@@ -17,13 +17,16 @@ atout.scoring.summary.SummaryError: oudlers: must be a whole number from 0 to 3,
 from __future__ import annotations
 
 import difflib
-import math
+import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 from typing import Any, Literal, TypeAlias
 
 from atout.rules import CONTRACTS, Rules, RulesError
+from atout.scoring.piles import SlamSide, open_span, slam_piles
 
 Side = Literal["attack", "defense"]
 PoigneeLevel = Literal["simple", "double", "triple"]
@@ -197,13 +200,16 @@ def _check_french(s: FrenchSummary) -> None:
     _check_contract(s.contract, rules)
     if not 0 <= s.oudlers <= 3:
         raise SummaryError("oudlers", f"must be a whole number from 0 to 3, not {s.oudlers}")
-    _check_pile("points", s.half_points, s.oudlers)
+    if not 0 <= s.half_points <= FRENCH_HALF_POINTS:
+        raise SummaryError("points", f"must be from 0 to 91, not {_format_points(s.half_points)}")
     _check_partner_and_dead(s)
     if s.chelem_won_by is not None and s.chelem_won_by not in SIDES:
         raise SummaryError("chelem.won_by", f"must be attack, defense or null, not {s.chelem_won_by!r}")
+    _check_outcome(s)
     _check_petit_au_bout(s)
     _check_poignees(s)
-    _check_misere(s.misere, rules, s.seats_in_play, n)
+    if s.misere:
+        _check_misere(s.misere, rules, s.seats_in_play, n)
     _check_partial_slam(s)
 
 
@@ -214,7 +220,7 @@ def _check_seat(field: str, seat: int, players: int) -> None:
 
 def _check_contract(contract: str, rules: Rules) -> None:
     if contract not in CONTRACTS:
-        raise SummaryError("contract", f"unknown contract {contract!r} ({', '.join(rules.contracts)})")
+        raise SummaryError("contract", f"unknown contract {_show(contract)} ({', '.join(rules.contracts)})")
     if contract == "pousse" and not rules.bid_pousse:
         raise SummaryError("contract", "pousse needs the bid_pousse option")
     if contract == "petite" and rules.no_petite:
@@ -251,6 +257,67 @@ def _check_partner_and_dead(s: FrenchSummary) -> None:
             raise SummaryError("dead", f"seat {s.dead} is the taker and cannot be the dead player")
     elif s.dead is not None:
         raise SummaryError("dead", "a dead player needs the option five_player_mode=dead_player")
+
+
+def _check_outcome(s: FrenchSummary) -> None:
+    """The attack's pile must follow from who won the tricks (RULES.md §3.9–§3.11, ``piles``)."""
+    in_play = 4 if s.dead is not None else s.players
+    chien = 3 if in_play == 5 else 6
+    imprenable = s.rules.petit_sec_rule == "petit_imprenable"
+    shown = f"{_format_points(s.half_points)} with {s.oudlers} oudler(s)"
+
+    def slam(side: SlamSide) -> frozenset[tuple[int, int]]:
+        return slam_piles(chien, s.contract, imprenable, len(s.attack), side)
+
+    if s.chelem_won_by is None:
+        try:
+            _check_pile("points", s.half_points, s.oudlers)
+        except SummaryError as exc:
+            raise SummaryError("points", exc.message + _slam_hint(s, slam)) from None
+        span = open_span(in_play, chien, s.contract, imprenable, s.oudlers)
+        if not span.low <= s.half_points <= span.high:
+            raise SummaryError(
+                "points",
+                f"{shown} is impossible when each side won a trick: the attack's pile then holds "
+                f"{_format_points(span.low)} to {_format_points(span.high)}" + _slam_hint(s, slam),
+            )
+        return
+    won_by: SlamSide = s.chelem_won_by
+    piles = slam(won_by)
+    if (s.half_points, s.oudlers) in piles:
+        return
+    same = sorted(h for h, o in piles if o == s.oudlers)
+    holds = (
+        f"{_describe_half_points(same)} with {s.oudlers} oudler(s)"
+        if same
+        else f"{' or '.join(str(o) for o in sorted({o for _, o in piles}))} oudler(s)"
+    )
+    raise SummaryError(
+        "points",
+        f"{shown} cannot follow from chelem.won_by={won_by}: when the {_side_name(won_by)} wins "
+        f"every trick of a {s.contract.replace('_', ' ')}, the attack's pile holds {holds}",
+    )
+
+
+def _slam_hint(s: FrenchSummary, slam: Callable[[SlamSide], frozenset[tuple[int, int]]]) -> str:
+    """``; it fits chelem.won_by=attack`` when a slam would explain an impossible pile."""
+    for side in SIDES:
+        if (s.half_points, s.oudlers) in slam(side):
+            return f"; it fits chelem.won_by={side} (the {_side_name(side)} won every trick)"
+    return ""
+
+
+def _describe_half_points(values: list[int]) -> str:
+    """Sorted half-points as a short phrase: ``86.5 or 87``, ``59.5 to 84``, ``3 to 19 by 1``."""
+    shown = [_format_points(v) for v in values]
+    if len(values) <= 3:
+        return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+    steps = {b - a for a, b in pairwise(values)}
+    if steps == {1}:
+        return f"{shown[0]} to {shown[-1]}"
+    if steps == {2}:
+        return f"{shown[0]} to {shown[-1]} by 1"
+    return f"{shown[0]} to {shown[-1]} (not every half point)"
 
 
 def _check_petit_au_bout(s: FrenchSummary) -> None:
@@ -349,8 +416,26 @@ def _check_two_player(s: TwoPlayerSummary) -> None:
             )
     if sum(s.oudlers) != 3:
         raise SummaryError("oudlers", f"the two piles hold the 3 oudlers together, not {sum(s.oudlers)}")
-    for seat in (0, 1):
-        _check_pile(f"points[{seat}]", s.half_points[seat], s.oudlers[seat])
+    for key, chelem_seat in (("announced_by", s.chelem_announced_by), ("won_by", s.chelem_won_by)):
+        if chelem_seat is None:
+            continue
+        if not rules.two_player_chelem:
+            raise SummaryError(f"chelem.{key}", "a 2-player chelem needs the two_player_chelem option")
+        _check_seat(f"chelem.{key}", chelem_seat, 2)
+    won_by = s.chelem_won_by
+    if won_by is not None:
+        # the seat that won every trick holds every card but an Excuse the other kept (§3.9)
+        pile = (s.half_points[won_by], s.oudlers[won_by])
+        if pile not in slam_piles(0, "garde", False, 1, "attack"):
+            shown = f"{_format_points(pile[0])} with {pile[1]} oudler(s)"
+            raise SummaryError(
+                f"points[{won_by}]",
+                f"{shown} cannot follow from chelem.won_by={won_by}: the seat that wins every trick "
+                "holds 91 with 3 oudlers, or 86.5 or 87 with 2 when the other kept the Excuse",
+            )
+    else:
+        for seat in (0, 1):
+            _check_pile(f"points[{seat}]", s.half_points[seat], s.oudlers[seat])
     if sum(s.half_points) != FRENCH_HALF_POINTS:
         raise SummaryError(
             "points", f"the two piles hold 91 points together, not {_format_points(sum(s.half_points))}"
@@ -366,12 +451,6 @@ def _check_two_player(s: TwoPlayerSummary) -> None:
             raise SummaryError(
                 "petit_au_bout", f"seat {s.petit_au_bout} took the Petit au bout but has 0 oudlers"
             )
-    for key, chelem_seat in (("announced_by", s.chelem_announced_by), ("won_by", s.chelem_won_by)):
-        if chelem_seat is None:
-            continue
-        if not rules.two_player_chelem:
-            raise SummaryError(f"chelem.{key}", "a 2-player chelem needs the two_player_chelem option")
-        _check_seat(f"chelem.{key}", chelem_seat, 2)
     won_by, pab = s.chelem_won_by, s.petit_au_bout
     if won_by is not None and pab is not None and pab != won_by:
         raise SummaryError(
@@ -429,6 +508,7 @@ _FRENCH_KEYS = (
 _TWO_PLAYER_KEYS = ("game", "players", "points", "oudlers", "petit_au_bout", "chelem", "options")
 _AUSTRIAN_KEYS = ("game", "players", "declarer", "bid", "talon_half", "game_type", "points", "options")
 _ALL_KEYS = frozenset(_FRENCH_KEYS + _TWO_PLAYER_KEYS + _AUSTRIAN_KEYS)
+_key_set = lru_cache(maxsize=32)(frozenset[str])
 _MISSING: Any = object()
 
 
@@ -436,11 +516,13 @@ class _Object:
     """A JSON object being read: typed access to its keys, with the dotted path for errors."""
 
     def __init__(self, data: object, path: str, allowed: Iterable[str], kind: str = "") -> None:
-        if not isinstance(data, Mapping):
+        if not isinstance(data, dict | Mapping):
             raise SummaryError(path or "summary", f"must be a JSON object, not {_json_type(data)}")
         self.data: Mapping[str, object] = data
         self.path = path
         allowed = tuple(allowed)
+        if data.keys() <= _key_set(allowed):
+            return
         for key in data:
             if key in allowed:
                 continue
@@ -448,28 +530,35 @@ class _Object:
                 raise SummaryError(self.field(str(key)), f"a {kind} summary has no {key} (RULES.md §9)")
             close = difflib.get_close_matches(str(key), allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (expected {', '.join(allowed)})"
-            raise SummaryError(self.field(str(key)), f"unknown key{hint}")
+            name = str(key) if len(str(key)) <= 40 else _clip(str(key))
+            raise SummaryError(self.field(name), f"unknown key{hint}")
 
     def field(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
 
     def raw(self, key: str, default: object = _MISSING) -> object:
-        if key in self.data:
-            return self.data[key]
+        value = self.data.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
         if default is _MISSING:
             raise SummaryError(self.field(key), "missing")
         return default
 
     def get_int(self, key: str, default: object = _MISSING) -> int:
-        return _as_int(self.raw(key, default), self.field(key))
+        value = self.raw(key, default)
+        if type(value) is int and -_LARGEST <= value <= _LARGEST:
+            return value
+        return _as_int(value, self.field(key))
 
     def get_optional_int(self, key: str) -> int | None:
         value = self.raw(key, None)
-        return None if value is None else _as_int(value, self.field(key))
+        if value is None or (type(value) is int and -_LARGEST <= value <= _LARGEST):
+            return value
+        return _as_int(value, self.field(key))
 
     def get_bool(self, key: str, default: bool = False) -> bool:
         value = self.raw(key, default)
-        if not isinstance(value, bool):
+        if value is not True and value is not False:
             raise SummaryError(self.field(key), f"must be true or false, not {_json_type(value)}")
         return value
 
@@ -500,7 +589,7 @@ def parse_summary(data: object) -> Summary:
 
     Raises :class:`SummaryError` naming the field at fault.
     """
-    if not isinstance(data, Mapping):
+    if not isinstance(data, dict | Mapping):
         raise SummaryError("summary", f"a deal summary must be a JSON object, not {_json_type(data)}")
     game = data.get("game", _MISSING)
     if game is _MISSING:
@@ -534,6 +623,7 @@ def _read_french(data: Mapping[str, object]) -> FrenchSummary:
     if not isinstance(contract, str):
         raise SummaryError("contract", f"must be a contract name, not {_json_type(contract)}")
     chelem = obj.get_object("chelem", ("announced", "won_by"))
+    poignees, misere = obj.get_list("poignees"), obj.get_list("misere")
     return FrenchSummary(
         rules=rules,
         taker=taker,
@@ -543,10 +633,12 @@ def _read_french(data: Mapping[str, object]) -> FrenchSummary:
         partner=None if partner == taker else partner,
         dead=obj.get_optional_int("dead"),
         petit_au_bout=obj.get_choice("petit_au_bout", SIDES, None),
-        poignees=tuple(_read_poignee(p, f"poignees[{i}]") for i, p in enumerate(obj.get_list("poignees"))),
+        poignees=tuple(_read_poignee(p, f"poignees[{i}]") for i, p in enumerate(poignees))
+        if poignees
+        else (),
         chelem_announced=chelem.get_bool("announced"),
         chelem_won_by=chelem.get_choice("won_by", SIDES, None),
-        misere=tuple(_read_misere(m, f"misere[{i}]") for i, m in enumerate(obj.get_list("misere"))),
+        misere=tuple(_read_misere(m, f"misere[{i}]") for i, m in enumerate(misere)) if misere else (),
         partial_slam=_read_partial_slam(obj.raw("partial_slam", None)),
     )
 
@@ -610,6 +702,22 @@ def _read_rules(obj: _Object, game: str, players: int) -> Rules:
         options = {}
     if not isinstance(options, Mapping):
         raise SummaryError("options", f"must be an object of option names, not {_json_type(options)}")
+    if not options:
+        return _cached_rules(game, players, "{}")
+    try:
+        key = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return _rules_from(game, players, options)
+    return _cached_rules(game, players, key)
+
+
+@lru_cache(maxsize=64)
+def _cached_rules(game: str, players: int, options_json: str) -> Rules:
+    """The rules of a session's summaries, read once: they are nearly always the same."""
+    return _rules_from(game, players, json.loads(options_json))
+
+
+def _rules_from(game: str, players: int, options: Mapping[str, object]) -> Rules:
     base = {"game": game, "players": players}
     for name, value in options.items():
         if name in base:
@@ -635,22 +743,32 @@ def _pair(value: object, field: str) -> tuple[object, object]:
 def _as_int(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise SummaryError(field, f"must be a whole number, not {_json_type(value)}")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise SummaryError(field, f"must be a whole number, not {value}")
-        return int(value)
-    return value
+    if isinstance(value, float) and not value.is_integer():
+        raise SummaryError(field, f"must be a whole number, not {value}")
+    if abs(value) > _LARGEST:
+        raise SummaryError(field, f"must be a whole number of a deal, not {_short(value)}")
+    return int(value)
+
+
+_LARGEST = 10**9
+"""No whole number of a summary (seat, oudlers, points) comes near: larger ones are refused."""
 
 
 def _as_half_points(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SummaryError(field, f"must be a number of card points, not {_json_type(value)}")
-    if not math.isfinite(value):
-        raise SummaryError(field, f"must be from 0 to 91, not {value}")
+        raise SummaryError(field, f"expected a number of card points 0..91, found {_json_type(value)}")
+    if not 0 <= value <= 91:  # also refuses NaN; checked before doubling, which may overflow
+        raise SummaryError(field, f"expected a number of card points 0..91, found {_short(value)}")
     doubled = value * 2
     if doubled != int(doubled):
         raise SummaryError(field, f"must be a multiple of 0.5, not {value}")
     return int(doubled)
+
+
+def _short(value: int | float) -> str:
+    """A number as written, or its size when it is too long to show."""
+    text = repr(value).replace("e+", "e")
+    return text if len(text) <= 24 else f"a number of {len(text.lstrip('-'))} digits"
 
 
 def _json_type(value: object) -> str:
@@ -659,9 +777,9 @@ def _json_type(value: object) -> str:
     if isinstance(value, bool):
         return f"{str(value).lower()}"
     if isinstance(value, int | float):
-        return repr(value)
+        return _short(value)
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {_clip(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, Mapping):
@@ -670,7 +788,12 @@ def _json_type(value: object) -> str:
 
 
 def _show(value: object) -> str:
-    return repr(value) if isinstance(value, str) else _json_type(value)
+    return _clip(value) if isinstance(value, str) else _json_type(value)
+
+
+def _clip(text: str, longest: int = 40) -> str:
+    """A string quoted, cut short if long, so that a message stays one short line."""
+    return repr(text) if len(text) <= longest else repr(text[:longest]) + "..."
 
 
 # ---------------------------------------------------------------- writing JSON
