@@ -97,29 +97,27 @@ class ProcessBot:
         self._out = bytearray()
         self._err = bytearray()
         self._table: tuple[int, str] | None = None
+        """The seat and game of the last hello."""
         self._decisions = 0
+        self._decisions_here = 0
+        """Decisions asked of the present child (its first one has time to start)."""
         self._seed: int | None = None
-        self._seeded = False
-        self._reset_due = False
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     # ------------------------------------------------------------------ the Bot protocol
     def choose(self, view: View, legal: Sequence[int]) -> int:
         """One of ``legal``, as the child answers from the wire form of ``view``."""
-        first = self._proc is None
-        if first:
-            self._start(view)
-        elif self._proc is not None and self._proc.poll() is not None:
+        first = self._decisions_here == 0
+        if self._proc is None:
+            self._start()
+        elif self._proc.poll() is not None:
             raise self._died("since its last decision")
-        elif self._table != (view.seat, view.game):
-            raise BotError(
-                f"bot {self.name!r} plays seat {self._table[0] if self._table else '?'}, "
-                f"not seat {view.seat} of a {view.game} game"
-            )
-        if self._reset_due:
-            self._send({"type": "reset", "seed": self._seed})
-            self._reset_due = False
+        if self._table != (view.seat, view.game):
+            self._table = (view.seat, view.game)
+            hello = {"type": "hello", "protocol": PROTOCOL, "seat": view.seat, "game": view.game}
+            self._send({**hello, "seed": self._seed})
         self._decisions += 1
+        self._decisions_here += 1
         ident = self._decisions
         self._send({"type": "decide", "id": ident, "view": view.to_json()})
         timeout = self.timeout + (self.start_timeout if first else 0.0)
@@ -141,10 +139,16 @@ class ProcessBot:
         """The child's process id, while it runs."""
         return self._proc.pid if self._proc is not None and self.running else None
 
+    def start(self) -> None:
+        """Start the child now, if none runs, and go on at once: it loads while the host works
+        (several bots started so load side by side). Else the first decision starts it."""
+        if self._proc is None:
+            self._start()
+
     def reset(self, seed: int | None = None) -> None:
-        """Start afresh (a new game): the child makes a new bot seeded with ``seed`` before its
-        next decision, and so does any child started later."""
-        self._seed, self._seeded, self._reset_due = seed, True, self._proc is not None
+        """A new game: the next decision is preceded by a ``hello`` with ``seed`` (as is every
+        later hello), and the bot starts afresh."""
+        self._seed, self._table = seed, None
 
     def close(self) -> None:
         """Say ``bye`` and let the child leave (killed if it lingers). The bot may be used
@@ -173,7 +177,7 @@ class ProcessBot:
     def __repr__(self) -> str:
         return f"ProcessBot({self.command!r}, name={self.name!r}, pid={self.pid})"
 
-    def _start(self, view: View) -> None:
+    def _start(self) -> None:
         self._drop()
         try:
             proc = subprocess.Popen(
@@ -194,11 +198,8 @@ class ProcessBot:
         if proc.stderr is not None:
             selector.register(proc.stderr, selectors.EVENT_READ, "err")
         self._selector = selector
-        self._table = (view.seat, view.game)
-        self._send({"type": "hello", "protocol": PROTOCOL, "seat": view.seat, "game": view.game})
-        if self._seeded:
-            self._send({"type": "reset", "seed": self._seed})
-        self._reset_due = False
+        self._table = None
+        self._decisions_here = 0
 
     def _drop(self) -> None:
         """Kill the child if alive and forget it (its last stderr lines stay)."""
@@ -381,8 +382,8 @@ def process_bot(spec: str, seed: int | None = None, **options: Any) -> ProcessBo
 
 
 class BotPool:
-    """Process bots kept from game to game, one per key (a seat, a role): :meth:`get` resets the
-    bot with the game's seed, which plays as a new in-process bot with that seed would."""
+    """Process bots kept from game to game, one per key (a seat, a role) and spec: :meth:`get`
+    resets the bot with the game's seed, so that it plays as a new bot with that seed would."""
 
     def __init__(self, **options: Any) -> None:
         self.options = options

@@ -1,8 +1,9 @@
 """The bot's side of the line protocol (docs/bot-protocol.md): one bot served over a pair of pipes.
 
-The host writes one JSON object per line: ``hello`` once, ``decide`` for each decision (the
-wire form of the seat's view), ``reset`` to start afresh with a seed, ``error`` when it refused
-an answer, ``bye`` at the end. To each ``decide`` the bot answers ``{"id": n, "action": words}``,
+The host writes one JSON object per line: ``hello`` before the first decision and again at each
+new game (the bot starts afresh, seeded by the hello's ``seed`` when there is one), ``decide``
+for each decision (the wire form of the seat's view), ``error`` when it refused an answer, ``bye``
+at the end. To each ``decide`` the bot answers ``{"id": n, "action": words}``,
 or ``{"id": n, "error": why}`` when it cannot decide. The bot reads its view back with
 :func:`atout.engine.wire.view_from_json`: nothing but that text reaches it from the host.
 
@@ -40,12 +41,13 @@ EXIT_PROTOCOL: Final = 2
 """The exit code of a bot that cannot speak the host's protocol version."""
 
 BotMaker = Callable[[int | None], Bot]
-"""A fresh bot from a seed (``None``: unseeded); called at the start and on each ``reset``."""
+"""A fresh bot from a seed; called at the start and at each ``hello``."""
 
 
 def serve(make: BotMaker, seed: int | None, stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
     """Answer the host's messages on ``stdin`` until ``bye`` or the end of input; the exit code.
 
+    Each ``hello`` makes a new bot, with the hello's seed or else ``seed`` (as at the start).
     Lines that are not JSON objects, and messages of an unknown type, are reported on
     ``stderr`` and skipped (a later protocol may add types)."""
     bot = make(seed)
@@ -69,9 +71,8 @@ def serve(make: BotMaker, seed: int | None, stdin: IO[str], stdout: IO[str], std
             if version != PROTOCOL:
                 stderr.write(f"bot: this bot speaks protocol {PROTOCOL}, the host {version!r}\n")
                 return EXIT_PROTOCOL
-        elif kind == "reset":
             new_seed = message.get("seed")
-            bot = make(new_seed if isinstance(new_seed, int) and not isinstance(new_seed, bool) else None)
+            bot = make(new_seed if isinstance(new_seed, int) and not isinstance(new_seed, bool) else seed)
         elif kind == "error":
             stderr.write(f"bot: the host says: {message.get('message')}\n")
         elif kind == "bye":

@@ -13,8 +13,7 @@ from typing import Annotated
 
 import typer
 
-from atout.bots.registry import make_bot
-from atout.bots.serve import serve
+# the bots are imported by the command, not at start-up (``atout --help`` loads this module)
 
 
 def bot_serve_command(
@@ -24,6 +23,9 @@ def bot_serve_command(
     ] = None,
 ) -> None:
     """Serve one bot over stdin/stdout, one JSON object per line (docs/bot-protocol.md)."""
+    from atout.bots.registry import make_bot
+    from atout.bots.serve import serve
+
     try:
         bot = make_bot(spec, rng=seed)
     except ValueError as exc:
