@@ -5,6 +5,7 @@ written; a killed, hanging, babbling or cheating bot gets a clear error naming i
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import os
@@ -135,9 +136,7 @@ def test_the_expert_in_processes_plays_a_deal_exactly_as_in_process() -> None:
 def test_the_arena_isolated_gives_the_same_report() -> None:
     setup = ArenaSetup(Rules(players=3), "rules", "random", "random", deals=1, seed=4)
     plain = run_arena(setup)
-    isolated = run_arena(
-        ArenaSetup(Rules(players=3), "rules", "random", "random", deals=2, seed=4, isolate=True)
-    )
+    isolated = run_arena(dataclasses.replace(setup, isolate=True))
 
     def results(report: dict[str, Any]) -> dict[str, Any]:
         for side in ("candidate", "baseline"):
