@@ -177,6 +177,15 @@ def test_atout_play_takes_an_external_bot_command(tmp_path: Path) -> None:
     assert re.search(r"^Scores: ", result.stdout, re.MULTILINE)
 
 
+def test_atout_play_ends_with_one_clear_line_when_its_bot_command_babbles() -> None:
+    program = 'import sys\nfor line in sys.stdin:\n    if "decide" in line: print("hello", flush=True)'
+    command = shlex.join([sys.executable, "-c", program])
+    result = CliRunner().invoke(app, ["play", "--seed", "3", "--bot-command", command], input="pass\n" * 5)
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"error: bot {command!r} answered decision 1 with 'hello', which is not JSON")
+
+
 def test_atout_play_refuses_a_bot_command_without_a_program() -> None:
     result = CliRunner().invoke(app, ["play", "--bot-command", "no-such-program-here --x"], input="quit\n")
     assert result.exit_code == 2
