@@ -213,6 +213,26 @@ def test_a_child_killed_mid_deal_gives_a_clear_error_and_a_restart_finishes_the_
         assert deal.is_over() and bot.starts == 2
 
 
+def test_a_restarted_child_has_the_start_allowance_again() -> None:
+    """A child slow to start (1.2 s) against a decision limit of 0.5 s: the first decision of
+    each child, the restarted one too, has the start allowance on top."""
+    program = (
+        "import json, sys, time\ntime.sleep(1.2)\nfor line in sys.stdin:\n    message = json.loads(line)\n"
+        '    if message["type"] == "decide": print(json.dumps({"id": message["id"], "action": "pass"}), flush=True)'
+    )
+    deal = new_deal(Rules(players=4), rng=1)
+    with ProcessBot([sys.executable, "-c", program], name="slow", timeout=0.5, start_timeout=10) as bot:
+        assert str(bot.choose(deal.view(1), deal.legal_actions())) == "pass"
+        assert str(bot.choose(deal.view(1), deal.legal_actions())) == "pass"
+        pid = bot.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(BotDied):
+            bot.choose(deal.view(1), deal.legal_actions())
+        assert str(bot.choose(deal.view(1), deal.legal_actions())) == "pass"
+        assert bot.starts == 2
+
+
 def test_a_child_that_dies_while_deciding_names_its_exit_and_last_words() -> None:
     deal = new_deal(Rules(players=4), rng=0)
     bot = script(

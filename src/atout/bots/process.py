@@ -107,11 +107,11 @@ class ProcessBot:
     # ------------------------------------------------------------------ the Bot protocol
     def choose(self, view: View, legal: Sequence[int]) -> int:
         """One of ``legal``, as the child answers from the wire form of ``view``."""
-        first = self._decisions_here == 0
         if self._proc is None:
             self._start()
         elif self._proc.poll() is not None:
             raise self._died("since its last decision")
+        first = self._decisions_here == 0  # of this child: it may still be starting
         if self._table != (view.seat, view.game):
             self._table = (view.seat, view.game)
             hello = {"type": "hello", "protocol": PROTOCOL, "seat": view.seat, "game": view.game}

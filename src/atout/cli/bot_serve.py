@@ -19,7 +19,8 @@ import typer
 def bot_serve_command(
     spec: Annotated[str, typer.Argument(help="The bot: rules, random, expert, expert:strong, ...")],
     seed: Annotated[
-        int | None, typer.Option("--seed", "-s", help="Seed of the bot's randomness (until a reset).")
+        int | None,
+        typer.Option("--seed", "-s", help="Seed of the bot's randomness, unless a hello gives one."),
     ] = None,
 ) -> None:
     """Serve one bot over stdin/stdout, one JSON object per line (docs/bot-protocol.md)."""
