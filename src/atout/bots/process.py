@@ -335,7 +335,7 @@ class ProcessBot:
         if not data and rest:  # the end: the last line has no newline
             lines, rest = [*lines, rest], bytearray()
         self.stderr_lines.extend(x.decode("utf-8", "replace").rstrip() for x in lines if x.strip())
-        self._err = bytearray(rest)
+        self._err = bytearray(rest[-MAX_ANSWER:])  # a line without end is kept in part
 
     def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         """Read what the ended child wrote on stderr up to its end (briefly: a grandchild may keep
