@@ -34,8 +34,8 @@ class Probe:
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         objects = gc.get_objects()
-        deals = sum(isinstance(o, DEALS) for o in objects)
-        views = sum(isinstance(o, VIEWS) for o in objects)
+        deals = sum(type(o) in DEALS for o in objects)  # type(): a dead weak proxy refuses isinstance
+        views = sum(type(o) in VIEWS for o in objects)
         with self.report.open("a", encoding="utf-8") as out:
             out.write(f"{deals} {views}\n")
         return self.rules.choose(view, legal)

@@ -76,7 +76,7 @@ class Peeker:
         self.found: list[FrenchDeal] = []
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
-        self.found = [o for o in gc.get_objects() if isinstance(o, FrenchDeal)]
+        self.found = [o for o in gc.get_objects() if type(o) is FrenchDeal]  # not a weak proxy's target
         return legal[0]
 
 
