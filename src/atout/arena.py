@@ -16,6 +16,11 @@ run's setup; a later run with the same setup plays only the deals the file lacks
 that of one uninterrupted run (a run with more deals extends the file: the deals' seeds are drawn in
 order from the run's seed).
 
+With ``isolate``, every bot but the cheat plays in a child process of its own that receives only
+the wire form of its views (:mod:`atout.bots.process`): the same deals, the same results, each
+decision paying for the trip (``bench/bot_process.py``). The children are kept from game to game,
+one per bot, seat and role, each reset with the game's seed.
+
 >>> report = run_arena(ArenaSetup(Rules(players=3), "rules", "random", "random", deals=2, seed=1))
 >>> report["deals"], len(report["ci95"]), sorted(report["candidate"])[:3]
 (2, 2, ['bids', 'decisions', 'mean_points_as_defender'])
@@ -23,7 +28,9 @@ order from the run's seed).
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import functools
 import gzip
 import importlib
 import json
@@ -42,6 +49,7 @@ from typing import IO, Any, Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from atout.bots.base import Bot
+from atout.bots.process import BotPool
 from atout.bots.registry import make_bot, unsupported
 from atout.games import Game, is_card_play, new_deal, playing_seats, table_bids
 from atout.records import write_record
@@ -86,6 +94,8 @@ class ArenaSetup:
     """The candidate's level (bots with levels: ``expert``)."""
     track: str = "full"
     """``full`` or ``cardplay`` (see :data:`TRACKS`)."""
+    isolate: bool = False
+    """Every bot but the cheat in a child process of its own (the results do not change)."""
 
     def __post_init__(self) -> None:
         if self.track not in TRACKS:
@@ -180,6 +190,38 @@ def _bot_seed(*parts: int) -> int:
     return hash(parts) & (2**63 - 1)
 
 
+_POOL: BotPool | None = None
+"""This process's bots in child processes (``isolate``), kept from deal to deal."""
+
+
+def _pool() -> BotPool:
+    global _POOL
+    if _POOL is None:
+        _POOL = BotPool()
+        atexit.register(_close_pool)
+    return _POOL
+
+
+def _close_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.close()
+        _POOL = None
+
+
+@functools.cache
+def _sees_everything(name: str) -> bool:
+    return bool(getattr(make_bot(name), "sees_everything", False))
+
+
+def _make(name: str, seed: int, key: tuple[str, int], isolate: bool, level: str | None = None) -> Bot:
+    """A new bot, or with ``isolate`` the child process kept under ``key`` reset with ``seed``
+    (the cheat, which is shown the deal, stays in this process)."""
+    if not isolate or _sees_everything(name):
+        return make_bot(name, level=level, rng=seed)
+    return _pool().get(key, f"{name}:{level}" if level else name, seed)
+
+
 def play_duplicate(
     options: dict[str, Any],
     names: tuple[str, str, str],
@@ -187,12 +229,14 @@ def play_duplicate(
     save: bool = False,
     candidate_level: str | None = None,
     track: str = "full",
+    isolate: bool = False,
 ) -> DealResult:
     """Both halves of one deal: candidate then baseline in each seat, the reference elsewhere.
 
     In the ``cardplay`` track the reference bot first plays every seat up to the first card (seeded
     from the deal's seed alone), each half starts from a clone of that position, and the decisions
-    that are not card plays (declarations before one's first card) stay the reference bot's."""
+    that are not card plays (declarations before one's first card) stay the reference bot's.
+    With ``isolate`` every bot but the cheat plays in a child process (:func:`_make`)."""
     rules = Rules.from_options(options)
     index, seed, dealer = plan
     start = new_deal(rules, dealer=dealer, rng=seed)
@@ -201,7 +245,7 @@ def play_duplicate(
     if cardplay:
         auction: list[Bot | None] = [None] * rules.players
         for seat in seats:
-            auction[seat] = make_bot(names[2], rng=_bot_seed(seed, _AUCTION, seat))
+            auction[seat] = _make(names[2], _bot_seed(seed, _AUCTION, seat), ("auction", seat), isolate)
         play(start, auction, None, until=is_card_play)
     result = DealResult(index, seed, dealer, seats)
     for s in seats:
@@ -211,11 +255,13 @@ def play_duplicate(
             declarers: list[Bot | None] | None = [None] * rules.players if cardplay else None
             for seat in seats:
                 level = candidate_level if seat == s and side == "candidate" else None
-                bots[seat] = make_bot(
-                    name if seat == s else names[2], level=level, rng=_bot_seed(seed, s, seat)
+                bots[seat] = _make(
+                    name if seat == s else names[2], _bot_seed(seed, s, seat), ("seat", seat), isolate, level
                 )
                 if declarers is not None:
-                    declarers[seat] = make_bot(names[2], rng=_bot_seed(seed, _DECLARE, seat))
+                    declarers[seat] = _make(
+                        names[2], _bot_seed(seed, _DECLARE, seat), ("declarer", seat), isolate
+                    )
             times = play(deal, bots, s, declarers)
             getattr(result, side).append(_seat_result(deal, s, times))
             if save:
@@ -237,7 +283,7 @@ def _seat_result(deal: Game, seat: int, times: list[float]) -> Seat:
     return Seat(deal.scores()[seat], role, made, bids, times)
 
 
-Task = tuple[dict[str, Any], tuple[str, str, str], tuple[int, int, int], bool, str | None, str]
+Task = tuple[dict[str, Any], tuple[str, str, str], tuple[int, int, int], bool, str | None, str, bool]
 
 
 def _task(args: Task) -> DealResult:
@@ -262,7 +308,15 @@ def play_all(
     if save_dir is not None:
         save_dir.mkdir(parents=True, exist_ok=True)
     tasks: list[Task] = [
-        (setup.options(), names, plan, save_dir is not None, setup.candidate_level, setup.track)
+        (
+            setup.options(),
+            names,
+            plan,
+            save_dir is not None,
+            setup.candidate_level,
+            setup.track,
+            setup.isolate,
+        )
         for plan in deal_plan(setup)
         if plan[0] not in skip
     ]
@@ -274,12 +328,15 @@ def play_all(
         results = map(_task, tasks)
     else:
         results = _play_on_pool(tasks, workers)
-    for result in results:
-        if save_dir is not None:
-            for name, text in result.records:
-                (save_dir / name).write_text(text, encoding="utf-8")
-            result.records = []
-        yield result
+    try:
+        for result in results:
+            if save_dir is not None:
+                for name, text in result.records:
+                    (save_dir / name).write_text(text, encoding="utf-8")
+                result.records = []
+            yield result
+    finally:
+        _close_pool()  # the bots' child processes of this process (isolate, one worker)
 
 
 POOL_CHUNK = 4

@@ -36,8 +36,9 @@ def score_line(stdout: str) -> list[int]:
 
 
 ATOUT_PLAY = (sys.executable, "-m", "atout", "play")
-ALL_PASS_SEED = 10
-"""With ``--bot rules``, everyone passes in the first two deals when you pass too."""
+ALL_PASS_SEED = 7
+"""With ``--bot rules`` (in their processes, seeded from the session's seed), everyone passes in the
+first two deals when you pass too."""
 
 
 def totals(line_start: str, out: str) -> list[int]:

@@ -68,6 +68,8 @@ def test_a_look_up_imports_no_heavy_module(
 
 
 def test_the_check_sees_a_heavy_import(tmp_path: Path) -> None:
-    """The same check on a command that plays: the bots, the arena and numba are loaded there."""
-    modules, _ = _loaded(tmp_path, ["arena", "--deals", "1", "-p", "3", "--json"])
+    """The same check on a command that plays: the bots, the arena and numba are loaded there (by
+    the expert: the registry imports each bot when first made)."""
+    candidate = "expert:fast,samples=2,simulations=0"
+    modules, _ = _loaded(tmp_path, ["arena", "--deals", "1", "-p", "3", "--json", "--candidate", candidate])
     assert {"atout.arena", "atout.bots", "atout.bots.expert", "numba"} <= modules

@@ -12,23 +12,42 @@ import random
 from collections.abc import Callable
 
 from atout.bots.base import Bot
-from atout.bots.expert import CheatBot, ExpertBot
-from atout.bots.magmacrunch import MagmacrunchBot
 from atout.bots.random_bot import RandomBot
 from atout.bots.rules import RulesBot
 from atout.rules import Rules
 
 BotFactory = Callable[[str | None, random.Random], Bot]
 
+
+def _expert(level: str | None, rng: random.Random) -> Bot:
+    from atout.bots.expert import ExpertBot
+
+    return ExpertBot.at_level(level, rng)
+
+
+def _cheat(level: str | None, rng: random.Random) -> Bot:
+    from atout.bots.expert import CheatBot
+
+    return CheatBot.at_level(level)
+
+
+def _magmacrunch(level: str | None, rng: random.Random) -> Bot:
+    from atout.bots.magmacrunch import MagmacrunchBot
+
+    return MagmacrunchBot(rng)
+
+
 BOTS: dict[str, BotFactory] = {
     "random": lambda level, rng: RandomBot(rng),
     "rules": lambda level, rng: RulesBot(),
-    "expert": lambda level, rng: ExpertBot.at_level(level, rng),
-    "cheat": lambda level, rng: CheatBot.at_level(level),
-    "magmacrunch": lambda level, rng: MagmacrunchBot(rng),
+    "expert": _expert,
+    "cheat": _cheat,
+    "magmacrunch": _magmacrunch,
 }
 """The bots by name (docs/bots.md). ``cheat`` sees every card: for the arena's upper bound only.
-``magmacrunch`` is an independent bot from another package (:mod:`atout.bots.magmacrunch`)."""
+``magmacrunch`` is an independent bot from another package (:mod:`atout.bots.magmacrunch`).
+The expert and the others are imported only when first made: a process serving the rules bot
+(``atout bot-serve rules``) starts without numba."""
 
 LEVELLED = ("expert", "cheat")
 """The bots that take a ``level`` (the cheat's: settings only, ``cheat:solver_cards=0``)."""

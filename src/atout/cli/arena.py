@@ -66,6 +66,14 @@ def arena_command(
             "later run with more --deals extends it.",
         ),
     ] = None,
+    isolate: Annotated[
+        bool,
+        typer.Option(
+            "--isolate",
+            help="Every bot in a child process of its own that sees only the wire form of its views "
+            "(docs/bot-protocol.md): the same results, slower.",
+        ),
+    ] = False,
 ) -> None:
     """Play duplicate deals: the candidate, then the baseline, in each seat against the reference."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -79,6 +87,7 @@ def arena_command(
         import_ray,
         run_arena,
     )
+    from atout.bots.process import BotError
     from atout.bots.registry import make_bot, unsupported, with_think
     from atout.games import new_deal
 
@@ -125,11 +134,22 @@ def arena_command(
     if checkpoint is not None and checkpoint.is_dir():
         fail(f"--checkpoint: {checkpoint} is a folder, not a checkpoint file")
     setup = ArenaSetup(
-        rules, candidate, baseline, reference, deals, seed, save_dir, candidate_level=level, track=track
+        rules,
+        candidate,
+        baseline,
+        reference,
+        deals,
+        seed,
+        save_dir,
+        candidate_level=level,
+        track=track,
+        isolate=isolate,
     )
     runs = [setup]
     if cheat:
-        runs.append(ArenaSetup(rules, "cheat", baseline, reference, deals, seed, track=track))
+        runs.append(
+            ArenaSetup(rules, "cheat", baseline, reference, deals, seed, track=track, isolate=isolate)
+        )
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -165,6 +185,8 @@ def arena_command(
             fail(f"--ray: {exc}")
         except CheckpointError as exc:
             fail(f"--checkpoint: {exc}")
+        except BotError as exc:
+            fail(str(exc))
     report = reports[0] if not cheat else add_gap_closed(reports[0], reports[1])
     if json_output:
         typer.echo(json.dumps(report, indent=1))

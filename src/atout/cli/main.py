@@ -10,6 +10,7 @@ import typer
 
 from atout import __version__
 from atout.cli.arena import arena_command, arena_compare_command
+from atout.cli.bot_serve import bot_serve_command
 from atout.cli.play import play_command
 from atout.cli.replay import replay_command
 from atout.cli.rules import rules_command
@@ -48,6 +49,7 @@ app.command("replay")(replay_command)
 app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("arena-compare")(arena_compare_command)
+app.command("bot-serve")(bot_serve_command)
 
 
 def main() -> None:

@@ -117,10 +117,21 @@ def play_command(
         int | None,
         typer.Option("--deals", "-n", help="Play this many deals, then stop (default: ask after each)."),
     ] = None,
+    bot_command: Annotated[
+        str | None,
+        typer.Option(
+            "--bot-command",
+            metavar="COMMAND",
+            help="The computer players: a program that speaks the bot protocol (docs/bot-protocol.md), "
+            'e.g. "python3 mybot.py"; instead of --bot.',
+        ),
+    ] = None,
 ) -> None:
     """Play deals against computer players, typing card names: after each deal, the running
     totals and another deal if you want one."""
+    from atout.bots.process import BotError
     from atout.bots.registry import bot_names, make_bot, unsupported, with_think  # loads numba
+    from atout.cli.players import computer_players
 
     if think is not None and not think > 0:
         fail("--think must be a positive number of seconds")
@@ -151,8 +162,11 @@ def play_command(
     console = Console(highlight=False)
     title = "Austrian Tarock" if rules.game == "austrian" else "French Tarot"
     console.print(f"[bold]{title} for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
-    bots = {s: make_bot(bot, rng=rng) for s in range(players) if s != seat}
-    table = Table(you=seat, bots=bots, sheet=ScoreSheet(players))
+    try:  # each computer player in a child process of its own (docs/bot-protocol.md)
+        bots = computer_players(bot, bot_command, (s for s in range(players) if s != seat), rng)
+    except ValueError as exc:
+        fail(f"--bot-command: {exc}")
+    table = Table(you=seat, bots=dict(bots), sheet=ScoreSheet(players))
     number = 1
     try:
         while True:
@@ -172,6 +186,11 @@ def play_command(
         console.print(_totals_line(table, final=True))
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None
+    except BotError as exc:
+        fail(str(exc))
+    finally:
+        for player in bots.values():
+            player.close()
     console.print(_totals_line(table, final=True))
 
 
