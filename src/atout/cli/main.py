@@ -12,6 +12,7 @@ from atout.cli.play import play_command
 from atout.cli.replay import replay_command
 from atout.cli.rules import rules_command
 from atout.cli.score import score_command
+from atout.cli.serve import serve_command
 from atout.cli.simulate import simulate_command
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ app.command("replay")(replay_command)
 app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("arena-compare")(arena_compare_command)
+app.command("serve")(serve_command)
 
 
 def main() -> None:
