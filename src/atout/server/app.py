@@ -2,8 +2,9 @@
 the database opened (and migrated), the bot pool started and the tables stopped by its lifespan.
 
 >>> from atout.server.config import ServerConfig
->>> sorted(r.path for r in create_app(ServerConfig("sqlite://")).routes if r.path.startswith("/api"))[:2]
-['/api/games', '/api/tables']
+>>> paths = create_app(ServerConfig("sqlite://")).openapi()["paths"]
+>>> sorted(paths)[:3]
+['/api/games', '/api/tables', '/api/tables/{table_id}']
 """
 
 from __future__ import annotations

@@ -7,9 +7,16 @@ from alembic import context
 
 from atout.server.db import Base
 
-connection = context.config.attributes.get("connection")
-if connection is None:  # pragma: no cover - only the server runs these migrations
-    raise RuntimeError("the migrations run through atout.server.db.upgrade")
-context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
-with context.begin_transaction():
-    context.run_migrations()
+
+def run() -> None:
+    """Run the migrations on the connection the server gave."""
+    connection = context.config.attributes.get("connection")
+    if connection is None:
+        raise RuntimeError("the migrations run through atout.server.db.upgrade")
+    context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if getattr(context, "config", None) is not None:  # set only while an Alembic command runs
+    run()
