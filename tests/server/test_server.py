@@ -57,7 +57,15 @@ def test_a_whole_deal_against_bots_in_every_game_leaks_nothing(server: Any, game
         deal.apply(deal.parse(words))
     assert deal.is_over() and over["scores"] == deal.scores() == record.deals[0].scores
     assert over["totals"] == deal.scores() and over["outcome"] == deal.outcome
-    assert server.info(created["table_id"])["state"] == "between_deals"
+    info = server.info(created["table_id"])
+    assert info["state"] == "between_deals" and info["game"] == deal.rules.game
+    facts = info["facts"]
+    assert bool(facts["contracts"]) == (deal.rules.game == "french" and players > 2)
+    if facts["contracts"]:
+        assert {c["name"]: c["multiplier"] for c in facts["contracts"]}["garde"] == deal.rules.multiplier(
+            "garde"
+        )
+        assert facts["poignee_levels"] == list(deal.rules.poignee_levels())
     assert server.leaks(created["table_id"], [client]) == []
 
 
@@ -90,6 +98,15 @@ def test_two_people_at_one_table(server: Any) -> None:
     assert [s["name"] for s in info["seats"]][0:3:2] == ["Ann", "Bob"] and info["state"] == "between_deals"
     assert all(m["type"] != "update" for m in watcher.drain(0.1)), "a watcher gets table messages only"
     assert server.leaks(table_id, [ann, bob]) == []
+    bot = server.post(
+        f"/api/tables/{table_id}/seats/2", {"kind": "bot", "bot": "rules"}, token=created["token"]
+    )
+    assert bot.status_code == 200, bot.text
+    assert bob.recv_until("error")["code"] == "not_seated"
+    assert server.post(f"/api/tables/{table_id}/next", token=claimed.json()["token"]).status_code == 403
+    assert server.post(f"/api/tables/{table_id}/next", token=created["token"]).status_code == 200
+    state = bob.recv_until("state")
+    assert state["seat"] is None and state["view"] is None, "a person whose seat went to a bot sees no hand"
     for c in (ann, bob, watcher):
         c.close()
 

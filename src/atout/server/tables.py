@@ -128,6 +128,20 @@ class Table:
             "replaced_by_bot": replaced,
         }
 
+    def facts(self) -> Message:
+        """Numbers of these rules that the page shows beside the bids and must not compute:
+        contracts and their multipliers, points needed by bouts, poignée sizes (French only)."""
+        rules = self.rules
+        french = rules.game == "french"
+        bidding = french and rules.players >= 3
+        return {
+            "contracts": [{"name": c, "multiplier": rules.multiplier(c)} for c in rules.contracts]
+            if bidding
+            else [],
+            "thresholds": [rules.threshold(b) for b in range(4)] if french else None,
+            "poignee_levels": list(rules.poignee_levels()) if bidding else None,
+        }
+
     def info(self) -> Message:
         """The public table info (docs/server.md)."""
         return {
@@ -136,6 +150,7 @@ class Table:
             "players": self.rules.players,
             "preset": self.preset,
             "rules": self.rules.to_dict(),
+            "facts": self.facts(),
             "seats": [self.seat_info(s) for s in range(len(self.seats))],
             "deal_no": self.deal_no,
             "dealer": None if self.deal is None else self.deal.dealer,
@@ -507,6 +522,10 @@ class Table:
                 raise TableError(400, f"a seat becomes a bot or open, not {kind!r}", "kind")
             seat.kind, seat.token_hash, seat.left_at = kind, None, None
             self._cancel_timer(s)
+            for conn in self.connections:  # whoever sat there now only watches
+                if conn.seat == s:
+                    conn.seat = conn.token_hash = None
+                    conn.send(self._error("not_seated", f"seat {s} was made {kind}: you are watching"))
             await asyncio.to_thread(self.store.save_seat, self.id, seat)
             self.broadcast_table()
             await self._fill_check()
