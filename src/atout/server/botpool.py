@@ -60,6 +60,20 @@ def _warm() -> None:
     import atout.bots  # noqa: F401
 
 
+def warm_bot(spec: str) -> None:
+    """Make a bot's first decisions (a bid and a card of a 4-player deal) in a worker, so that
+    its compiled kernels are loaded before a table waits for it (the expert's first decision in
+    a new process takes seconds otherwise)."""
+    from atout.games import is_card_play, new_deal
+    from atout.rules import Rules
+
+    deal = new_deal(Rules(), rng=0)
+    decide(spec, json.dumps(deal.view(deal.current_player).to_json()))
+    while not is_card_play(deal):
+        deal.apply(deal.legal_actions()[-1])
+    decide(spec, json.dumps(deal.view(deal.current_player).to_json()))
+
+
 class BotPool:
     """The pool the tables share; a broken pool (a worker killed) is replaced and the decision
     retried once."""
@@ -67,6 +81,7 @@ class BotPool:
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
         self._executor: Executor | None = None
+        self._warmed: set[str] = set()
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -80,6 +95,14 @@ class BotPool:
         for _ in range(self.workers):
             pool.submit(_warm)
 
+    def warm(self, spec: str) -> None:
+        """Have each worker load a slow-starting bot (the expert levels) once, in the background."""
+        if spec.startswith("expert") and spec not in self._warmed:
+            self._warmed.add(spec)
+            pool = self._pool()
+            for _ in range(self.workers):
+                pool.submit(warm_bot, spec)
+
     async def decide(self, spec: str, view_json: str) -> str:
         """The bot's action words for this view, computed in a worker process."""
         loop = asyncio.get_running_loop()
@@ -89,10 +112,11 @@ class BotPool:
             except BrokenProcessPool:
                 log.warning("bot pool broken (attempt %d); starting a new one", attempt)
                 self._executor = None
+                self._warmed.clear()
         return await asyncio.to_thread(decide, "rules", view_json)
 
     def close(self) -> None:
         """Stop the workers."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None

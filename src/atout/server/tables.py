@@ -395,6 +395,9 @@ class Table:
     # ------------------------------------------------------------------ computer players
     def _kick(self) -> None:
         """Start the bot driver if a computer is to play and none is running (under the lock)."""
+        for seat in self.seats:
+            if seat.kind == "bot" and seat.bot:
+                self.pool.warm(seat.bot)
         if (self._driver is None or self._driver.done()) and self._bot_seat() is not None:
             self._driver = asyncio.create_task(self._drive(), name=f"bots {self.id}")
 
