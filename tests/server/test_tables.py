@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,7 +18,7 @@ from atout.games import new_deal
 from atout.presets import rules_for
 from atout.rules import Rules
 from atout.server.botpool import BotPool, check_bot, decide
-from atout.server.config import ServerConfig
+from atout.server.config import ServerConfig, default_db_path, sqlite_url
 from atout.server.db import open_database
 from atout.server.store import Store
 from atout.server.tables import Connection, SeatRequest, TableManager
@@ -83,3 +86,38 @@ def test_quick_bots_wait_the_pause(tmp_path: Path) -> None:
     times = asyncio.run(run())
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert len(times) >= 2 and min(gaps) >= pause * 0.9, gaps
+
+
+def test_the_default_database_is_in_the_user_data_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Without --db the tables live in $XDG_DATA_HOME/atout/atout.sqlite3, created on first start
+    with its directory and schema."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = default_db_path()
+    assert path == tmp_path / "data" / "atout" / "atout.sqlite3"
+    open_database(sqlite_url(path)).dispose()
+    assert path.is_file()
+
+
+def test_a_bad_database_url_is_a_value_error_of_one_line() -> None:
+    """A URL SQLAlchemy cannot read, or a database that cannot be reached, is one clear line."""
+    for url in ("nonsense", "postgresql+psycopg://nobody@127.0.0.1:1/none"):
+        with pytest.raises(ValueError) as error:
+            open_database(url)
+        assert "\n" not in str(error.value)
+
+
+def test_under_ci_the_postgresql_tests_fail_without_a_server() -> None:
+    """CI starts PostgreSQL: there, a missing ATOUT_TEST_POSTGRES_URL fails the server tests
+    instead of skipping them."""
+    env = {k: v for k, v in os.environ.items() if k != "ATOUT_TEST_POSTGRES_URL"} | {"CI": "true"}
+    test = "tests/server/test_server.py::test_bad_requests_name_the_field[postgresql]"
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", test],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert out.returncode == 1 and "set ATOUT_TEST_POSTGRES_URL" in out.stdout, out.stdout[-500:]
