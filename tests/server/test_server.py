@@ -241,6 +241,11 @@ def test_next_deal_rotates_the_dealer_keeps_totals_and_seats_change_between_deal
     table_id, token = created["table_id"], created["token"]
     client = server.connect(table_id, token, 0)
     first = client.play_deal(random.Random(5))
+    between = server.connect(table_id, token, 0, last_seq=first["seq"])
+    assert between.recv_until("state")["view"]["phase"] == "end", (
+        "between deals a comeback gets the end again"
+    )
+    between.close()
     assert server.post(f"/api/tables/{table_id}/seats/1", {"kind": "open"}, token=token).status_code == 200
     refused = server.post(f"/api/tables/{table_id}/next", token=token)
     assert refused.status_code == 409 and refused.json()["field"] == "seats"

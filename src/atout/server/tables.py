@@ -262,8 +262,8 @@ class Table:
         there (unknown, from another deal, or beyond the buffer)."""
         if last_seq is None or self.deal is None or last_seq < self.deal_seq or last_seq > self.seq:
             return None
-        if last_seq == self.seq:
-            return []
+        if last_seq == self.seq:  # between deals the end may not have arrived: resync
+            return [] if self.state == "playing" else None
         missed = [m for m in self.buffers[s] if m["seq"] > last_seq]
         if not missed or missed[0]["seq"] != last_seq + 1:
             return None
