@@ -121,3 +121,35 @@ def test_under_ci_the_postgresql_tests_fail_without_a_server() -> None:
         cwd=Path(__file__).resolve().parents[2],
     )
     assert out.returncode == 1 and "set ATOUT_TEST_POSTGRES_URL" in out.stdout, out.stdout[-500:]
+
+
+def test_a_busy_table_does_not_hold_up_another(tmp_path: Path) -> None:
+    """Each table has its own lock: while one table is busy (its lock held), another table's
+    person acts and is told at once."""
+
+    async def run() -> tuple[int, int]:
+        engine = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        manager = TableManager(Store(engine), BotPool(1), ServerConfig("", bot_pause=0))
+        tables = []
+        for _ in range(2):
+            table, token = await manager.create(
+                "fft", Rules(players=2), [SeatRequest("human"), SeatRequest("open")], 0
+            )
+            other = await table.claim(1, "Bob")
+            tables.append((table, {0: token, 1: other}))
+        (busy, _), (free, tokens) = tables
+        async with busy.lock:
+            assert free.deal is not None
+            seat = free.deal.current_player
+            conn = Connection()
+            await asyncio.wait_for(free.hello(conn, tokens[seat], None), 2)
+            before = free.seq
+            words = free.deal.action_name(free.deal.legal_actions()[0])
+            await asyncio.wait_for(free.act(conn, before, words), 2)
+            after = free.seq
+        await manager.close()
+        engine.dispose()
+        return before, after
+
+    before, after = asyncio.run(run())
+    assert after == before + 1
