@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -126,6 +127,15 @@ class ServerProcess:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
+
+    def children(self) -> list[int]:
+        """The server's child processes (its bot workers among them), Linux only."""
+        assert self.process is not None
+        pid = self.process.pid
+        try:
+            return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, nothing flushed but what was committed."""

@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -324,8 +325,13 @@ def test_a_server_killed_mid_deal_resumes_the_deal_from_its_log(fresh_server: An
             }
         )
     last = _at_my_turn(client)
+    workers = fresh_server.children()
     fresh_server.kill()
     client.close()
+    end = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers):  # the bot workers end with it
+        assert time.monotonic() < end, "bot workers outlived the killed server"
+        time.sleep(0.2)
     fresh_server.start()
     back = fresh_server.connect(table_id, token, 0, last_seq=last["seq"])
     assert back.recv()["type"] == "table" and back.drain(0.3) == [], "nothing was missed"

@@ -11,7 +11,10 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import os
 import secrets
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -55,8 +58,22 @@ def decide(spec: str, view_json: str) -> str:
     return str(data["legal_actions"][list(view.legal_actions).index(action)])
 
 
+def _watch_parent(parent: int) -> None:
+    """End this worker when the server is gone (killed without a shutdown: its workers would
+    otherwise wait for work forever)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _start_worker() -> None:
+    """A new worker: watch the server, and import the bots before the first decision."""
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    _warm()
+
+
 def _warm() -> None:
-    """Import the bots in a new worker before its first decision."""
+    """Import the bots."""
     import atout.bots  # noqa: F401
 
 
@@ -86,7 +103,7 @@ class BotPool:
     def _pool(self) -> Executor:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm)
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
         return self._executor
 
     def start(self) -> None:
