@@ -25,6 +25,13 @@ GAMES = [
         {"preset": "fft", "players": 5, "options": {"five_player_mode": "dead_player"}}, id="french-5-dead"
     ),
     pytest.param({"preset": "tarock"}, id="austrian"),
+    pytest.param({"preset": "japanese", "players": 4}, id="japanese-4"),
+    pytest.param({"preset": "chinese", "players": 3}, id="chinese-3"),
+    pytest.param({"preset": "czech", "players": 5}, id="czech-5"),
+    pytest.param(
+        {"preset": "french-sheet", "players": 4, "options": {"bid_pousse": True}}, id="french-sheet-4-pousse"
+    ),
+    pytest.param({"preset": "tarock-seed"}, id="austrian-seed"),
 ]
 
 
@@ -47,7 +54,7 @@ def test_a_whole_deal_against_bots_in_every_game_leaks_nothing(server: Any, game
     """Every game of the engine under every preset kind, played through the websocket to the end
     against bots; the scores are the engine's for the logged deal, and no message names a card
     its seat may not know (RULES.md: a seat sees its hand and what is public)."""
-    players = 3 if game["preset"] == "tarock" else game["players"]
+    players = 3 if game["preset"].startswith("tarock") else game["players"]
     created = server.create(**game, seats=seats(players), sit=0)
     client = server.connect(created["table_id"], created["token"], 0)
     over = client.play_deal(random.Random(players))
