@@ -15,6 +15,7 @@ from atout.cli.play import play_command
 from atout.cli.replay import replay_command
 from atout.cli.rules import rules_command
 from atout.cli.score import score_command
+from atout.cli.serve import serve_command
 from atout.cli.simulate import simulate_command
 
 app = typer.Typer(
@@ -50,6 +51,7 @@ app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("arena-compare")(arena_compare_command)
 app.command("bot-serve")(bot_serve_command)
+app.command("serve")(serve_command)
 
 
 def main() -> None:

@@ -1,0 +1,196 @@
+"""The REST side (docs/server.md): the games offered, creating a table, its public info,
+claiming or reclaiming a seat, changing a seat between deals and dealing the next deal.
+
+Bodies are pydantic models; a bad body, preset or option gets ``{"error", "field"}`` with 400,
+a missing or wrong token 403, an unknown table 404, a request the table's state refuses 409.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from fastapi import APIRouter, Header, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from atout.presets import PRESETS, preset, rules_for
+from atout.rules import OPTION_HELP, Rules, RulesError
+from atout.server.botpool import BOT_LEVELS
+from atout.server.tables import SeatRequest, TableError, TableManager
+
+router = APIRouter(prefix="/api")
+
+
+class SeatBody(BaseModel):
+    """A seat asked for at creation."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot", "open"]
+    name: str = Field(default="", max_length=40)
+    bot: str | None = None
+
+
+class CreateBody(BaseModel):
+    """``POST /api/tables``."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: str = "fft"
+    players: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatBody] | None = None
+    sit: int | None = 0
+
+
+class ClaimBody(BaseModel):
+    """``POST .../claim``: a name to take an open seat, or one's token to take it back."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(default="", max_length=40)
+    token: str | None = None
+
+
+class SeatChangeBody(BaseModel):
+    """``POST .../seats/{seat}``: between deals, a seat becomes a bot or open."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["bot", "open"]
+    bot: str | None = None
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _players_allowed(name: str) -> list[int]:
+    options = preset(name).options
+    if options.get("game") == "austrian":
+        return [3]
+    return [2, 3, 4, 5]
+
+
+def _option_type(hint: Any) -> tuple[str, list[Any] | None]:
+    origin = get_origin(hint)
+    if origin is Literal:
+        return "choice", list(get_args(hint))
+    if origin in (Union, types.UnionType):
+        inner = [a for a in get_args(hint) if a is not type(None)]
+        kind, values = _option_type(inner[0])
+        return f"{kind} or null", values
+    if hint is bool:
+        return "bool", [False, True]
+    if hint is int:
+        return "int", None
+    return "object", None
+
+
+def games_listing() -> dict[str, Any]:
+    """The presets, every option and the bots offered (``GET /api/games``)."""
+    hints = get_type_hints(Rules)
+    defaults = Rules().to_dict()
+    options = []
+    for f in dataclasses.fields(Rules):
+        kind, values = _option_type(hints[f.name])
+        options.append(
+            {
+                "name": f.name,
+                "type": kind,
+                "values": values,
+                "default": defaults[f.name],
+                "doc": OPTION_HELP[f.name],
+            }
+        )
+    presets = [
+        {
+            "name": p.name,
+            "title": p.title,
+            "description": p.source,
+            "game": p.options.get("game", "french"),
+            "players": _players_allowed(p.name),
+            "options": dict(p.options),
+        }
+        for p in PRESETS
+    ]
+    five = {"five_player_mode": ["called_king", "dead_player"]}
+    return {"presets": presets, "options": options, "bots": list(BOT_LEVELS), "variants": five}
+
+
+@router.get("/games")
+async def games() -> dict[str, Any]:
+    """The presets, every rule option and the bots to play against."""
+    return games_listing()
+
+
+@router.post("/tables")
+async def create_table(body: CreateBody, request: Request) -> dict[str, Any]:
+    """A new table; the creator sits at ``sit`` and gets that seat's token."""
+    more = {} if body.players is None else {"players": body.players}
+    try:
+        preset(body.preset)
+    except RulesError as exc:
+        raise TableError(400, str(exc), "preset") from None
+    try:
+        rules = rules_for(body.preset, body.options, **more)
+    except RulesError as exc:
+        message = str(exc)
+        named = [f"options.{name}" for name in body.options if name in message]
+        field = "players" if "players" in message and body.players is not None else (named or ["options"])[0]
+        raise TableError(400, message, field) from None
+    if body.seats is None:
+        seats = [SeatRequest("human")] + [SeatRequest("bot", bot="rules")] * (rules.players - 1)
+    else:
+        seats = [SeatRequest(s.kind, s.name.strip(), s.bot) for s in body.seats]
+    table, token = await _manager(request).create(body.preset, rules, seats, body.sit)
+    return {
+        "table_id": table.id,
+        "url": f"/t/{table.id}",
+        "seat": body.sit if token else None,
+        "token": token,
+    }
+
+
+@router.get("/tables/{table_id}")
+async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+    """The public table info."""
+    table = await _manager(request).get(table_id)
+    async with table.lock:
+        return table.info()
+
+
+@router.post("/tables/{table_id}/seats/{seat}/claim")
+async def claim_seat(table_id: str, seat: int, body: ClaimBody, request: Request) -> dict[str, Any]:
+    """Take an open seat by a name, or take one's own seat back by its token."""
+    table = await _manager(request).get(table_id)
+    if body.token is not None:
+        return {"seat": seat, "token": await table.reclaim(seat, body.token)}
+    return {"seat": seat, "token": await table.claim(seat, body.name.strip())}
+
+
+@router.post("/tables/{table_id}/seats/{seat}")
+async def change_seat(
+    table_id: str, seat: int, body: SeatChangeBody, request: Request, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    """Between deals: a seat becomes a bot, or open for a person to claim."""
+    table = await _manager(request).get(table_id)
+    await table.set_seat(_bearer(authorization), seat, body.kind, body.bot)
+    async with table.lock:
+        return table.info()
+
+
+@router.post("/tables/{table_id}/next")
+async def next_deal(
+    table_id: str, request: Request, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    """Deal the next deal (a rematch), the dealer passing on."""
+    table = await _manager(request).get(table_id)
+    await table.next_deal(_bearer(authorization))
+    async with table.lock:
+        return table.info()
