@@ -17,7 +17,7 @@ export function seatName(state, seat, { mark = true } = {}) {
 }
 
 export function botLabel(state, bot) {
-  const known = state.games?.bots?.find?.((b) => (b.name ?? b.level) === bot);
+  const known = state.games?.bots?.find?.((b) => (b.bot ?? b.name) === bot);
   return known?.label ?? `${t("seat.bot")} ${bot ?? ""}`.trim();
 }
 
