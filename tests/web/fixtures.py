@@ -234,7 +234,9 @@ FIXTURES = (
     ),
     Fixture("fft4-end", "4 players, the end of a deal", FFT4, "fft", over, seed=7, seat=lambda d: 0),
     Fixture("fft3-play", "3 players, play", rules_for("fft", players=3), "fft", playing(1, 3), seed=8),
-    Fixture("fft5-call", "5 players, the taker calls a king", rules_for("fft", players=5), "fft", phase("call")),
+    Fixture(
+        "fft5-call", "5 players, the taker calls a king", rules_for("fft", players=5), "fft", phase("call")
+    ),
     Fixture(
         "fft5-play",
         "5 players, play after the call",
