@@ -32,10 +32,10 @@ export function closeDialog() {
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-function scoreTable(state, rows, { totals } = {}) {
+function scoreTable(state, rows, { totals, first = 1 } = {}) {
   const n = rows[0]?.length ?? totals?.length ?? 0;
   const head = h("tr", {}, h("th", { text: "" }), ...Array.from({ length: n }, (_, s) => h("th", { text: seatName(state, s) })));
-  const body = rows.map((row, i) => h("tr", {}, h("th", { text: t("scores.deal", { n: i + 1 }) }), ...row.map((x) => h("td", { class: x < 0 ? "neg" : "", text: signed(x) }))));
+  const body = rows.map((row, i) => h("tr", {}, h("th", { text: t("scores.deal", { n: i + first }) }), ...row.map((x) => h("td", { class: x < 0 ? "neg" : "", text: signed(x) }))));
   const foot = totals ? [h("tr", { class: "total" }, h("th", { text: t("scores.total") }), ...totals.map((x) => h("td", { class: x < 0 ? "neg" : "", text: signed(x) })))] : [];
   return h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, ...body, ...foot));
 }
@@ -80,7 +80,7 @@ export function showDealOver(state, over, { onNext } = {}) {
   const content = [
     facts(rows),
     h("h3", { text: t("end.scores") }),
-    scoreTable(state, [scores]),
+    scoreTable(state, [scores], { first: over?.deal_no ?? state.dealNo ?? 1 }),
     h("h3", { text: t("end.totals") }),
     history.length ? scoreTable(state, history, { totals }) : scoreTable(state, [], { totals }),
   ];
