@@ -122,5 +122,8 @@ export function showChooseSeat(state, { onSit, defaultName }) {
   if (!open.length) return openDialog(t("choose.title"), h("p", { text: t("choose.none") }));
   const name = h("input", { type: "text", id: "sit-name", maxlength: 40, value: defaultName ?? "", "aria-label": t("choose.name") });
   const buttons = open.map((s) => h("button", { type: "button", class: "action primary", onclick: () => onSit(s.seat, name.value.trim()), text: `${t("button.sit")}: ${t("seat.n", { n: s.seat + 1 })}` }));
-  return openDialog(t("choose.title"), h("label", {}, h("span", { text: t("choose.name") }), name), h("div", { class: "buttons" }, ...buttons));
+  name.addEventListener("keydown", (event) => event.key === "Enter" && buttons[0].click());
+  const body = openDialog(t("choose.title"), h("label", {}, h("span", { text: t("choose.name") }), name), h("div", { class: "buttons" }, ...buttons));
+  name.focus();
+  return body;
 }

@@ -63,8 +63,14 @@ function render() {
   status.className = state.myTurn ? "yours" : "";
   if (state.error) {
     status.classList.add("error");
-    status.append(h("span", { class: "message", text: state.error.message }));
-    if (state.error.rule) status.append(h("span", { class: "rule", text: state.error.rule }));
+    // the engine names the rule as "RULES.md §3.8: must follow suit": its words say why
+    const rule = state.error.rule ?? "";
+    const cut = rule.indexOf(": ");
+    const reason = cut > 0 ? rule.slice(cut + 2) : null;
+    const main = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : state.error.message;
+    status.append(h("span", { class: "message", text: main }));
+    const more = [cut > 0 ? rule.slice(0, cut) : rule, reason ? state.error.message : null].filter(Boolean).join(" · ");
+    if (more) status.append(h("span", { class: "rule", text: more }));
   } else {
     status.append(h("span", { text: state.notice ?? statusText(state) }));
   }
