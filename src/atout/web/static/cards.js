@@ -74,7 +74,7 @@ export function cardLabel(name, pack = "french") {
 export function cardShort(name, pack = "french") {
   const c = parseCard(name);
   if (c.kind === "excuse") return t(pack === "austrian" ? "skus.short" : "excuse.short");
-  if (c.kind === "trump") return String(c.n);
+  if (c.kind === "trump") return t("card.trump.short", { n: c.n });
   return `${c.rank}${{ S: "♠", H: "♥", D: "♦", C: "♣" }[c.suit]}`;
 }
 

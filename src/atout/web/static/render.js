@@ -122,20 +122,24 @@ export function renderInfo(root, state) {
     parts.push(line);
   }
   root.append(h("div", { class: "info-line", text: parts.join(" — ") }));
-  if ((v.tricks?.length ?? 0) === 0) {
-    for (const p of v.poignees ?? []) {
-      const row = h("div", { class: "shown-row" }, h("span", { class: "label", text: t("poignee.shown", { name: seatName(state, p.seat), level: p.level }) }));
-      const cards = h("div", { class: "mini-cards" });
-      for (const c of p.cards) cards.append(cardSvg(c, { pack }));
-      row.append(cards);
-      root.append(row);
-    }
+  const shown = (label, names) => {
+    const cards = h("div", { class: "mini-cards" });
+    for (const c of sortHand(names)) cards.append(cardSvg(c, { pack }));
+    root.append(h("div", { class: "shown-row" }, h("span", { class: "label", text: label }), cards));
+  };
+  if ((v.tricks?.length ?? 0) === 0 && ["play", "poignee", "excuse_sec", "misere"].includes(v.phase)) {
+    // until the first trick is over: what was turned up or laid aside, and the poignées shown
+    if (v.game === "french" && v.chien) shown(t("chien"), v.chien);
+    const aside = v.game === "austrian" ? v.discard : v.ecart;
+    const mine = v.seat === (v.game === "austrian" ? v.declarer : v.taker);
+    if (aside?.length) shown(t(mine ? (v.game === "austrian" ? "discard" : "ecart") : "ecart.shown"), aside);
+    for (const p of v.poignees ?? []) shown(t("poignee.shown", { name: seatName(state, p.seat), level: p.level }), p.cards);
   }
 }
 
 function cardGroup(label, names, pack, count = 3) {
   const cards = h("div", { class: "group-cards" });
-  if (names) for (const c of names) cards.append(cardSvg(c, { pack }));
+  if (names) for (const c of sortHand(names)) cards.append(cardSvg(c, { pack }));
   else for (let i = 0; i < count; i++) cards.append(cardSvg(null, { back: true }));
   return h("div", { class: "group" }, h("div", { class: "label", text: label }), cards);
 }
