@@ -272,3 +272,161 @@ def test_the_hand_is_sorted_trumps_first_then_suits_alternating_colours(browser:
         if a == b:  # two suits of one colour meet only when the other colour has run out
             assert all(c == a for c in colours[i:]), runs
     page.page.close()
+
+
+# ---------------------------------------------------------------------- against a stand-in server
+GAMES = {
+    "presets": [
+        {
+            "name": "fft",
+            "title": "French Tarot (FFT)",
+            "description": "the FFT rules",
+            "game": "french",
+            "players": [2, 3, 4, 5],
+            "options": {},
+        },
+        {
+            "name": "tarock",
+            "title": "Austrian Tarock",
+            "description": "three players",
+            "game": "austrian",
+            "players": [3],
+            "options": {"game": "austrian", "players": 3},
+        },
+    ],
+    "options": [
+        {
+            "name": "game",
+            "type": "choice",
+            "values": ["french", "austrian"],
+            "default": "french",
+            "doc": "the game",
+        },
+        {
+            "name": "bid_pousse",
+            "type": "bool",
+            "values": [False, True],
+            "default": False,
+            "doc": "adds pousse",
+        },
+        {
+            "name": "first_leader",
+            "type": "choice",
+            "values": ["dealer_right", "taker"],
+            "default": "dealer_right",
+            "doc": "who leads",
+        },
+        {"name": "poignee_thresholds", "type": "object", "values": None, "default": {}, "doc": "by count"},
+    ],
+    "bots": [
+        {"bot": "random", "label": "Random", "time": "instant"},
+        {"bot": "expert:fast", "label": "Expert, fast", "time": "30 ms"},
+    ],
+}
+
+
+def test_the_lobby_creates_a_table_with_the_chosen_seats_and_keeps_its_token(
+    browser: Any, server: str
+) -> None:
+    """The form sends the preset, the players, only the options changed, one entry per seat; the
+    answer's token is kept in localStorage and the invite link shown when a seat is left open."""
+    sent: list[Any] = []
+    page = browser.new_page()
+    page.route("**/api/games", lambda route: route.fulfill(json=GAMES))
+
+    def create(route: Any) -> None:
+        sent.append(json.loads(route.request.post_data))
+        route.fulfill(json={"table_id": "xyz", "url": "/t/xyz", "seat": 0, "token": "secret"})
+
+    page.route("**/api/tables", create)
+    page.route("**/api/tables/xyz", lambda route: route.fulfill(status=404, json={"error": "no table"}))
+    page.goto(f"{server}/static/index.html")
+    page.wait_for_selector("body[data-ready] #f-submit")
+    page.select_option("#f-preset", "tarock")
+    assert page.eval_on_selector_all("#f-players option", "els => els.map(e => e.value)") == ["3"]
+    page.select_option("#f-preset", "fft")
+    page.select_option("#f-players", "4")
+    page.fill("#f-name", "Ann")
+    page.select_option("#f-seat-1", "open")
+    page.select_option("#f-seat-2", "bot:random")
+    page.click("details.options summary")
+    page.check("#opt-bid_pousse")
+    page.click("#f-submit")
+    page.wait_for_selector(".created input")
+    assert sent == [
+        {
+            "preset": "fft",
+            "players": 4,
+            "options": {"bid_pousse": True},
+            "seats": [
+                {"kind": "human", "name": "Ann"},
+                {"kind": "open"},
+                {"kind": "bot", "bot": "random"},
+                {"kind": "bot", "bot": "expert:fast"},
+            ],
+            "sit": 0,
+        }
+    ]
+    assert page.input_value(".created input").endswith("/t/xyz")
+    stored = json.loads(page.evaluate("localStorage.getItem('atout.tables')"))
+    assert stored["xyz"]["token"] == "secret" and stored["xyz"]["seat"] == 0
+    assert "xyz" in page.inner_text("#mine")
+    page.close()
+
+
+def test_the_table_says_hello_with_its_token_and_acts_on_the_current_seq(browser: Any, server: str) -> None:
+    """The contract's websocket: hello carries the stored token; an action carries the seq it was
+    chosen on; an update redraws the hand; an illegal answer shows the engine's rule."""
+    state = fixture("fft4-follow")["messages"][0]
+    view = state["view"]
+    received: list[dict[str, Any]] = []
+    page = browser.new_page()
+    page.add_init_script(
+        "localStorage.setItem('atout.tables', JSON.stringify({abc: {table_id: 'abc', seat: 3, token: 'tok'}}))"
+    )
+
+    def serve(ws: Any) -> None:
+        def on_message(message: str) -> None:
+            data = json.loads(message)
+            received.append(data)
+            if data["type"] == "hello":
+                ws.send(json.dumps({**state, "seq": 41}))
+            elif data["type"] == "action" and data["action"] == "play T19":
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "seq": 41,
+                            "code": "illegal",
+                            "message": "no",
+                            "rule": "RULES.md §3.8: must play a higher trump",
+                        }
+                    )
+                )
+            elif data["type"] == "action":
+                card = data["action"].split()[1]
+                after = {
+                    **view,
+                    "hand": [c for c in view["hand"] if c != card],
+                    "legal_actions": [],
+                    "current_player": 0,
+                    "trick": [*view["trick"], {"seat": 3, "card": card}],
+                }
+                ws.send(json.dumps({"type": "update", "seq": 42, "deal_no": 3, "events": [], "view": after}))
+
+        ws.on_message(on_message)
+
+    page.route_web_socket("**/ws/tables/abc", serve)
+    page.goto(f"{server}/static/table.html?table=abc")
+    page.wait_for_selector("#hand .slot.legal")
+    assert received[0] == {"type": "hello", "token": "tok", "last_seq": None}
+    page.locator('#hand .slot[data-card="T19"]').click(position={"x": 6, "y": 30})
+    page.wait_for_selector("#status.error")
+    assert "Must play a higher trump" in page.inner_text("#status")
+    page.locator('#hand .slot[data-card="T14"]').click(position={"x": 6, "y": 30})
+    page.wait_for_function(f"document.querySelectorAll('#hand .slot').length === {len(view['hand']) - 1}")
+    assert {"type": "action", "seq": 41, "action": "play T14"} in received
+    assert page.locator("#hand .slot.legal").count() == 0
+    assert page.locator('#center .trick-card[data-seat="3"]').count() == 1
+    assert "Waiting for" in page.inner_text("#status")
+    page.close()

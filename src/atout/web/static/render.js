@@ -328,7 +328,7 @@ export function renderControls(root, state, actions) {
 
 export function statusText(state) {
   const v = state.view;
-  if (!v) return "";
+  if (!v) return state.table?.state === "waiting" ? t("turn.waiting_players") : "";
   if (v.phase === "end" || v.current_player < 0) return t("turn.over");
   if (state.myTurn) return t("turn.yours");
   return t("turn.waiting", { name: seatName(state, v.current_player) });

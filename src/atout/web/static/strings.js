@@ -81,6 +81,7 @@ export const STRINGS = {
   "turn.theirs": "{name} to play",
   "turn.waiting": "Waiting for {name}",
   "turn.over": "The deal is over",
+  "turn.waiting_players": "Waiting for players to take the open seats: share the invite link",
   "hint.bid": "Your bid",
   "hint.call": "Call a card: its holder is your partner",
   "hint.discard": "Choose {n} cards to lay aside",
