@@ -430,3 +430,19 @@ def test_the_table_says_hello_with_its_token_and_acts_on_the_current_seq(browser
     assert page.locator('#center .trick-card[data-seat="3"]').count() == 1
     assert "Waiting for" in page.inner_text("#status")
     page.close()
+
+
+def test_every_card_of_both_packs_is_drawn_with_its_own_name(browser: Any, server: str) -> None:
+    """§1.1 and §1.2: the gallery draws the 78 French cards, the 54 Austrian ones and a back; each
+    face is labelled by its own name (the Excuse is Sküs in the Austrian pack)."""
+    page = Page(browser, f"{server}/static/gallery.html")
+    assert page.errors == []
+    labels = page.page.eval_on_selector_all(
+        "#gallery svg.card", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert len(labels) == 78 + 54 + 1
+    french, austrian = labels[:79], labels[79:]
+    assert len(set(french)) == 79  # 78 faces and the back
+    assert len(set(austrian)) == 54
+    assert "Excuse" in french and "Sküs" in austrian
+    page.page.close()

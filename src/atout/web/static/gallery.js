@@ -22,4 +22,5 @@ main.append(row("Trumps", Array.from({ length: 21 }, (_, i) => `T${i + 1}`).conc
 for (const suit of SUITS) {
   main.append(row(`Austrian ${suit}`, [...AUSTRIAN[suit], "J", "C", "Q", "K"].map((r) => r + suit), "austrian"));
 }
-main.append(row("Austrian trumps", ["EX", "T21", "T1"], "austrian"));
+main.append(row("Austrian trumps", ["EX", ...Array.from({ length: 21 }, (_, i) => `T${21 - i}`)], "austrian"));
+document.body.dataset.ready = "true";

@@ -157,13 +157,19 @@ export function renderCenter(root, state) {
   }
   if (plays.length) {
     const trick = h("div", { class: `trick${winner !== null ? " done" : ""}` });
+    const slots = [];
     for (const { seat, card } of plays) {
       const svg = cardSvg(card, { pack });
       const slot = h("div", { class: `trick-card${seat === winner ? " winner" : ""}`, "data-seat": seat }, svg);
-      place(slot, seatAngle(state, seat), 17, 19);
+      slots.push([slot, seat]);
       trick.append(slot);
     }
     root.append(trick);
+    // each card toward its player, far enough from the centre that the cards do not cover each other
+    const card = slots[0][0].getBoundingClientRect();
+    const rx = Math.min(45, Math.max(17, root.clientWidth ? (85 * card.width) / root.clientWidth : 17));
+    const ry = Math.min(36, Math.max(19, root.clientHeight ? (80 * card.height) / root.clientHeight : 19));
+    for (const [slot, seat] of slots) place(slot, seatAngle(state, seat), rx, ry);
     return;
   }
   const groups = h("div", { class: "groups" });
