@@ -446,3 +446,20 @@ def test_every_card_of_both_packs_is_drawn_with_its_own_name(browser: Any, serve
     assert len(set(austrian)) == 54
     assert "Excuse" in french and "Sküs" in austrian
     page.page.close()
+
+
+def test_on_a_touch_screen_the_first_tap_raises_and_the_second_plays(browser: Any, server: str) -> None:
+    """A stray tap on a phone plays nothing: the first tap chooses the card, the second plays it."""
+    view = state_view("fft4-follow")
+    card = view["legal_actions"][0].split()[1]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server}/static/table.html?fixture=fft4-follow")
+    page.wait_for_selector("body[data-ready]")
+    slot = page.locator(f'#hand .slot[data-card="{card}"]')
+    slot.tap(position={"x": 6, "y": 30})
+    assert page.get_attribute("#hand .slot.selected", "data-card") == card
+    assert "again" in page.inner_text("#status")
+    slot.tap(position={"x": 6, "y": 30})
+    assert f"play {card}" in page.inner_text("#status")
+    context.close()

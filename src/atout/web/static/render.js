@@ -205,7 +205,7 @@ export function renderPiles(oppRoot, ownRoot, state, actions) {
         const face = h("div", { class: "top" }, svg);
         if (own && top && cards.size) {
           face.classList.add(cards.has(top) ? "legal" : "illegal");
-          face.addEventListener("click", () => actions.pick(top));
+          face.addEventListener("click", (event) => actions.pick(top, event));
           if (state.selected === top) face.classList.add("selected");
         }
         pile.append(face);
@@ -247,7 +247,7 @@ export function renderHand(root, state, actions) {
     }
     if (verb === "discard" && state.discardPick.has(name)) slot.classList.add("picked");
     if (state.selected === name) slot.classList.add("selected");
-    slot.addEventListener("click", () => actions.pick(name));
+    slot.addEventListener("click", (event) => actions.pick(name, event));
     slots.push(slot);
   }
   // one row, or two when the cards would overlap so much that their corners get hard to read

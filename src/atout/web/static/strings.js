@@ -89,6 +89,7 @@ export const STRINGS = {
   "hint.discard_confirm": "Lay them aside",
   "hint.discard_clear": "Clear",
   "hint.play": "Play a card: arrows to choose, Enter to play",
+  "hint.tap_again": "Tap the card again to play it",
   "hint.talon": "Take a half of the talon",
   "hint.game": "Which game do you play?",
   "hint.poignee": "Show a poignée?",

@@ -118,7 +118,11 @@ export function onMessage(msg) {
       setView(msg.view ?? state.view);
       state.pending = null;
       state.error = null;
-      if (msg.view?.phase !== "end") state.over = null;
+      state.notice = null;
+      if (msg.view?.phase !== "end") {
+        state.over = null;
+        if ($("dialog").dataset.kind === "end") closeDialog(); // someone dealt the next deal
+      }
       break;
     case "table":
       state.table = msg.table ?? state.table;
@@ -167,11 +171,18 @@ function act(action) {
   render();
 }
 
-function pick(card) {
+function pick(card, event) {
   const v = state.view;
   const { cards, verb } = classify(state.myTurn ? v?.legal_actions : []);
+  // on a touch screen the first tap raises a card and the second plays it: no card goes by mistake
+  const firstTouch = event?.pointerType === "touch" && verb === "play" && cards.has(card) && state.selected !== card;
   state.selected = card;
   if (!cards.size) return render();
+  if (firstTouch) {
+    state.error = null;
+    state.notice = t("hint.tap_again");
+    return render();
+  }
   if (verb === "discard") {
     if (!cards.has(card)) return act(`discard ${card}`); // the server says why not
     state.error = null;
