@@ -463,3 +463,18 @@ def test_on_a_touch_screen_the_first_tap_raises_and_the_second_plays(browser: An
     slot.tap(position={"x": 6, "y": 30})
     assert f"play {card}" in page.inner_text("#status")
     context.close()
+
+
+def test_the_ecart_by_keyboard_picks_with_space_and_lays_aside_with_enter(browser: Any, server: str) -> None:
+    """Arrows and Space choose the écart among the legal discards; Enter lays the cards aside."""
+    view = state_view("fft4-ecart")
+    legal = {a.split()[1] for a in view["legal_actions"]}
+    page = open_fixture(browser, server, "fft4-ecart")
+    for _ in view["chien"]:
+        page.page.keyboard.press("ArrowRight")
+        page.page.keyboard.press(" ")
+    picked = page.page.eval_on_selector_all("#hand .slot.picked", "els => els.map(e => e.dataset.card)")
+    assert len(picked) == len(view["chien"]) and set(picked) <= legal
+    page.page.keyboard.press("Enter")
+    assert "discard" in page.text("#status")
+    page.page.close()

@@ -6,7 +6,7 @@ import { closeDialog, showChooseSeat, showDealOver, showPreviousTrick, showScore
 import { api, TableSocket } from "./net.js";
 import { classify, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
 import { lastName, rememberTable, setLastName, tableEntry } from "./store.js";
-import { t } from "./strings.js";
+import { STRINGS, t } from "./strings.js";
 import { eventLine, seatName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,6 +32,7 @@ export const state = {
   keyed: [],
   myTurn: false,
   pending: null,
+  offered: null,
   fixture: null,
   refusals: {},
   socket: null,
@@ -141,7 +142,7 @@ export function onMessage(msg) {
       return;
     case "error":
       state.pending = null;
-      state.error = { message: msg.code === "illegal" ? msg.message : t(`error.${msg.code}`) || msg.message, rule: msg.rule ?? null };
+      state.error = { message: msg.code !== "illegal" && `error.${msg.code}` in STRINGS ? t(`error.${msg.code}`) : msg.message, rule: msg.rule ?? null };
       state.discardQueue = [];
       if (msg.code === "stale") state.socket?.send({ type: "resync" });
       break;
@@ -243,7 +244,10 @@ async function nextDeal() {
 }
 
 function offerSeat() {
-  if (document.getElementById("dialog").open) return;
+  // offer the open seats once; again only when they change (a spectator may close the dialog)
+  const open = JSON.stringify((state.table?.seats ?? []).filter((s) => s.kind === "open").map((s) => s.seat));
+  if (document.getElementById("dialog").open || open === state.offered) return;
+  state.offered = open;
   showChooseSeat(state, {
     defaultName: lastName(),
     onSit: async (seat, name) => {
@@ -273,6 +277,7 @@ function selectable() {
 
 function onKey(event) {
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  if (event.target instanceof HTMLButtonElement && (event.key === "Enter" || event.key === " ")) return; // the button's own
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const dlgOpen = $("dialog").open;
   if (event.key === "Escape") {
@@ -291,7 +296,8 @@ function onKey(event) {
     render();
   } else if (event.key === "Enter" || event.key === " ") {
     const { verb } = classify(state.myTurn ? state.view?.legal_actions : []);
-    if (verb === "discard" && state.discardPick.size === state.discardNeeded && state.discardNeeded && event.key === "Enter" && !cards.includes(state.selected)) confirmDiscard();
+    const full = verb === "discard" && state.discardNeeded > 0 && state.discardPick.size === state.discardNeeded;
+    if (event.key === "Enter" && full) confirmDiscard(); // Enter lays the chosen cards aside
     else if (state.selected) pick(state.selected);
     event.preventDefault();
   } else if (/^[1-9]$/.test(event.key)) {
