@@ -129,19 +129,20 @@ function use(id, x, y, w, h, extra = {}) {
 }
 
 // ------------------------------------------------------------------ drawing
-// Pip positions, in a 60 x 100 card: two columns and a middle one, rows from 20 to 80.
-const X1 = 20, XM = 30, X2 = 40;
+// Pip positions, in a 60 x 100 card: two columns and a middle one, rows from 27 to 73, clear of the corners.
+const X1 = 23, XM = 30, X2 = 37;
+const T = 27, B = 73;
 const PIPS = {
   1: [[XM, 50]],
-  2: [[XM, 22], [XM, 78]],
-  3: [[XM, 22], [XM, 50], [XM, 78]],
-  4: [[X1, 22], [X2, 22], [X1, 78], [X2, 78]],
-  5: [[X1, 22], [X2, 22], [XM, 50], [X1, 78], [X2, 78]],
-  6: [[X1, 22], [X2, 22], [X1, 50], [X2, 50], [X1, 78], [X2, 78]],
-  7: [[X1, 22], [X2, 22], [XM, 36], [X1, 50], [X2, 50], [X1, 78], [X2, 78]],
-  8: [[X1, 22], [X2, 22], [XM, 36], [X1, 50], [X2, 50], [XM, 64], [X1, 78], [X2, 78]],
-  9: [[X1, 22], [X2, 22], [X1, 41], [X2, 41], [XM, 50], [X1, 59], [X2, 59], [X1, 78], [X2, 78]],
-  10: [[X1, 22], [X2, 22], [XM, 32], [X1, 41], [X2, 41], [X1, 59], [X2, 59], [XM, 68], [X1, 78], [X2, 78]],
+  2: [[XM, T], [XM, B]],
+  3: [[XM, T], [XM, 50], [XM, B]],
+  4: [[X1, T], [X2, T], [X1, B], [X2, B]],
+  5: [[X1, T], [X2, T], [XM, 50], [X1, B], [X2, B]],
+  6: [[X1, T], [X2, T], [X1, 50], [X2, 50], [X1, B], [X2, B]],
+  7: [[X1, T], [X2, T], [XM, 38.5], [X1, 50], [X2, 50], [X1, B], [X2, B]],
+  8: [[X1, T], [X2, T], [XM, 38.5], [X1, 50], [X2, 50], [XM, 61.5], [X1, B], [X2, B]],
+  9: [[X1, T], [X2, T], [X1, 42.3], [X2, 42.3], [XM, 50], [X1, 57.7], [X2, 57.7], [X1, B], [X2, B]],
+  10: [[X1, T], [X2, T], [XM, 34.7], [X1, 42.3], [X2, 42.3], [X1, 57.7], [X2, 57.7], [XM, 65.3], [X1, B], [X2, B]],
 };
 
 /**
@@ -185,7 +186,7 @@ function corner(svg, text, suit, color) {
     rank.setAttribute("lengthAdjust", "spacingAndGlyphs");
   }
   g.append(rank);
-  if (suit) g.append(use(`suit-${suit}`, 3, 18, 10, 10));
+  if (suit) g.append(use(`suit-${suit}`, 3.5, 17, 9, 9));
   svg.append(g);
   const g2 = g.cloneNode(true);
   g2.setAttribute("transform", `rotate(180 ${W / 2} ${H / 2})`);
@@ -203,7 +204,9 @@ function drawSuitCard(svg, { suit, rank }) {
       const w = rank === "K" ? 22 : 16;
       svg.append(use("crown", W / 2 - w / 2, 18, w, w * 0.6));
     } else if (rank === "C") {
-      svg.append(el("path", { d: "M22 33c0-9 4-14 9-14s9 3 9 9v7h-4v-6c0-3-2-5-5-5s-5 3-5 9z", fill: "#8a5a2b" }));
+      // a horse's head, as on a chess knight
+      svg.append(el("path", { d: "M24 37v-5c-2-1-3-3-1-5l5-5 1-3 2 3c4 1 7 5 7 10v5z", fill: "#8a5a2b" }));
+      svg.append(el("circle", { cx: 29.5, cy: 25.5, r: 1, fill: "#fff" }));
     } else {
       svg.append(el("path", { d: "M24 31l6-12 6 12z", fill: color }));
     }
@@ -212,7 +215,7 @@ function drawSuitCard(svg, { suit, rank }) {
     return;
   }
   const n = Number(rank);
-  const size = n === 1 ? 24 : 11;
+  const size = n === 1 ? 24 : n >= 9 ? 9 : 10;
   for (const [x, y] of PIPS[n] ?? []) {
     const pip = use(`suit-${suit}`, x - size / 2, y - size / 2, size, size);
     if (y > 50) pip.setAttribute("transform", `rotate(180 ${x} ${y})`);

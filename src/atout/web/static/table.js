@@ -46,6 +46,7 @@ function render() {
   if (!v || v.phase !== "discard") state.discardPick.clear();
   const actions = { act, pick, confirmDiscard, clearDiscard };
   document.body.dataset.game = v?.game ?? "";
+  document.body.classList.toggle("pending", Boolean(state.pending));
   document.body.dataset.players = String(state.table?.players ?? v?.rules?.players ?? "");
   renderSeats($("seats"), state);
   renderInfo($("info"), state);
