@@ -233,6 +233,7 @@ FIXTURES = (
         prefer=("poignee simple",),
     ),
     Fixture("fft4-end", "4 players, the end of a deal", FFT4, "fft", over, seed=7, seat=lambda d: 0),
+    Fixture("fft4-all-passed", "4 players, everyone passed", FFT4, "fft", over, bid="pass", seat=lambda d: 0),
     Fixture("fft3-play", "3 players, play", rules_for("fft", players=3), "fft", playing(1, 3), seed=8),
     Fixture(
         "fft5-call", "5 players, the taker calls a king", rules_for("fft", players=5), "fft", phase("call")

@@ -49,7 +49,7 @@ export function showDealOver(state, over, { onNext } = {}) {
   const summary = over?.summary ?? null;
   const rows = [];
   const needed = state.table?.facts?.thresholds ?? null;
-  if (over?.outcome && over.outcome !== "played") rows.push([t("end.contract"), t(`end.outcome.${over.outcome}`)]);
+  if (over?.outcome && over.outcome !== "played") rows.push([t("end.result"), over.outcome]); // the engine's words
   if (summary?.game === "french" && Array.isArray(summary.points)) {
     summary.points.forEach((p, s) => rows.push([seatName(state, s), t("end.player_points", { name: "", points: p, bouts: summary.oudlers[s] }).replace(/^: /, "") + (needed ? ` (${t("end.needed")} ${needed[summary.oudlers[s]]})` : "")]));
     if (summary.petit_au_bout !== null && summary.petit_au_bout !== undefined) rows.push([t("end.petit_au_bout"), seatName(state, summary.petit_au_bout)]);
