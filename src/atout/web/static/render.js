@@ -113,7 +113,11 @@ export function renderInfo(root, state) {
   if (v.game === "french" && v.taker !== null && v.taker !== undefined && v.contract) {
     let line = t("contract.line", { name: seatName(state, v.taker), contract: bidLabel(v.contract) });
     if (v.called_card) line += ` · ${t("contract.called", { card: cardShort(v.called_card, pack) })}`;
+    if (v.chelem_announced) line += ` · ${t("chelem.announced")}`;
     parts.push(line);
+  }
+  if (v.game === "two_player" && v.chelem_announced_by !== null && v.chelem_announced_by !== undefined) {
+    parts.push(t("chelem.announced_by", { name: seatName(state, v.chelem_announced_by) }));
   }
   if (v.game === "austrian" && v.declarer !== null && v.declarer !== undefined && v.bid) {
     let line = t("contract.line", { name: seatName(state, v.declarer), contract: bidLabel(v.bid) });

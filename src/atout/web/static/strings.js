@@ -100,6 +100,8 @@ export const STRINGS = {
   "contract.line": "{name}: {contract}",
   "contract.called": "called {card}",
   "chien": "Chien",
+  "chelem.announced": "chelem announced",
+  "chelem.announced_by": "{name} announced a chelem",
   "talon.first": "First half",
   "talon.second": "Second half",
   "talon.taken": "{name} took the {half} half",
