@@ -73,8 +73,10 @@ function buildForm() {
   const drawOptions = () => {
     const p = presetOf(presetSel.value);
     options.replaceChildren();
+    const austrian = (p.game ?? p.options?.game) === "austrian";
     for (const option of games.options) {
       if (option.name === "game" || option.name === "players") continue;
+      if (option.name.startsWith("austrian_") !== austrian) continue; // each game's own options
       const control = optionControl(option, startValue(option, p));
       if (!control) continue;
       options.append(h("label", { class: "option", for: control.id }, h("code", { text: option.name }), control, h("span", { class: "doc", text: option.doc })));
