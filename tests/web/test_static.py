@@ -317,6 +317,13 @@ GAMES = {
             "doc": "who leads",
         },
         {"name": "poignee_thresholds", "type": "object", "values": None, "default": {}, "doc": "by count"},
+        {
+            "name": "austrian_jack_value",
+            "type": "choice",
+            "values": [2, 3],
+            "default": 2,
+            "doc": "a jack's value",
+        },
     ],
     "bots": [
         {"bot": "random", "label": "Random", "time": "instant"},
@@ -344,7 +351,10 @@ def test_the_lobby_creates_a_table_with_the_chosen_seats_and_keeps_its_token(
     page.wait_for_selector("body[data-ready] #f-submit")
     page.select_option("#f-preset", "tarock")
     assert page.eval_on_selector_all("#f-players option", "els => els.map(e => e.value)") == ["3"]
+    assert page.locator("#opt-austrian_jack_value").count() == 1
+    assert page.locator("#opt-bid_pousse").count() == 0
     page.select_option("#f-preset", "fft")
+    assert page.locator("#opt-austrian_jack_value").count() == 0
     page.select_option("#f-players", "4")
     page.fill("#f-name", "Ann")
     page.select_option("#f-seat-1", "open")
