@@ -232,7 +232,7 @@ function drawTrump(svg, n, pack) {
   svg.append(el("ellipse", { cx: W / 2, cy: H / 2, rx: 19, ry: 23, fill: bout ? "#f3cf5b" : "#ffffff", stroke: TRUMP_INK, "stroke-width": bout ? 2 : 1 }));
   svg.append(el("text", { x: W / 2, y: H / 2 + 10, "font-size": n > 9 ? 27 : 30, "font-weight": 800, "text-anchor": "middle", fill: TRUMP_INK, "font-family": "system-ui, Arial, sans-serif" }, String(n)));
   if (pack === "austrian" && (n === 1 || n === 21)) {
-    svg.append(el("text", { x: W / 2, y: 88, "font-size": 7, "text-anchor": "middle", fill: TRUMP_INK, "font-family": "system-ui, Arial, sans-serif" }, n === 1 ? "Pagat" : "Mond"));
+    svg.append(el("text", { x: W / 2, y: 88, "font-size": 7, "text-anchor": "middle", fill: TRUMP_INK, "font-family": "system-ui, Arial, sans-serif" }, t(n === 1 ? "card.pagat" : "card.mond")));
   }
 }
 

@@ -166,7 +166,7 @@ function drawMine() {
   list.replaceChildren(
     ...tables.map((entry) => {
       const when = entry.created ? new Date(entry.created).toLocaleString() : "";
-      const state = h("span", { class: "when", text: [entry.preset, entry.players ? `${entry.players}p` : "", when].filter(Boolean).join(" · ") });
+      const state = h("span", { class: "when", text: [entry.preset, entry.players ? t("lobby.mine.players", { n: entry.players }) : "", when].filter(Boolean).join(" · ") });
       const forget = h("button", { type: "button", class: "action", text: t("lobby.mine.forget") });
       forget.addEventListener("click", () => {
         forgetTable(entry.table_id);

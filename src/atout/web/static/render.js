@@ -78,7 +78,7 @@ export function renderSeats(root, state) {
   for (let seat = 0; seat < n; seat++) {
     const info = state.table?.seats?.find((s) => s.seat === seat) ?? {};
     const chips = [];
-    if (v && v.dealer === seat) chips.push(h("span", { class: "chip dealer", title: t("seat.dealer"), text: "D" }));
+    if (v && v.dealer === seat) chips.push(h("span", { class: "chip dealer", title: t("seat.dealer"), text: t("seat.dealer.short") }));
     const r = role(state, seat);
     if (r) chips.push(h("span", { class: "chip role", text: r }));
     if (v && v.phase === "bidding") {
