@@ -172,8 +172,10 @@ export function renderCenter(root, state) {
     // each card toward its player, far enough from the centre that the cards do not cover each other
     const card = slots[0][0].getBoundingClientRect();
     const rx = Math.min(45, Math.max(17, root.clientWidth ? (85 * card.width) / root.clientWidth : 17));
-    const ry = Math.min(36, Math.max(19, root.clientHeight ? (80 * card.height) / root.clientHeight : 19));
-    for (const [slot, seat] of slots) place(slot, seatAngle(state, seat), rx, ry);
+    // two players: the two cards side by side on a slant, clear of the piles above
+    const two = seatCount(state) === 2;
+    const ry = two ? 19 : Math.min(36, Math.max(19, root.clientHeight ? (80 * card.height) / root.clientHeight : 19));
+    for (const [slot, seat] of slots) place(slot, seatAngle(state, seat) + (two ? 30 : 0), rx, ry);
     return;
   }
   const groups = h("div", { class: "groups" });

@@ -363,6 +363,11 @@ function setupBar() {
     setTimeout(() => ($("btn-invite").textContent = t("invite")), 2000);
   });
   document.addEventListener("keydown", onKey);
+  let resizing = null; // the hand's rows and the trick's spread depend on the window's size
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(render, 150);
+  });
 }
 
 function start() {
