@@ -1,0 +1,347 @@
+// Drawing the table from the state: the seats around the felt, the trick in the middle, what is
+// shown face up (chien, talon halves, poignées, 2-player piles), the hand and the controls.
+// Nothing here decides a rule: what may be played comes from view.legal_actions.
+
+import { BOUTS, cardShort, cardSvg, sortHand } from "./cards.js";
+import { t } from "./strings.js";
+import { actionLabel, bidLabel, packOf, seatName } from "./words.js";
+
+const h = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+};
+export { h };
+
+/** The card actions, the calls and the other actions among the legal ones. */
+export function classify(legal = []) {
+  const cards = new Map();
+  const calls = [];
+  const buttons = [];
+  let verb = null;
+  for (const action of legal) {
+    const [word, card] = action.split(" ");
+    if ((word === "play" || word === "discard") && card) {
+      cards.set(card, action);
+      verb = word;
+    } else if (word === "call" && card) calls.push(action);
+    else buttons.push(action);
+  }
+  return { cards, calls, buttons, verb };
+}
+
+/** Where a seat sits around the table, as an angle (degrees, 0 = right, 90 = top). */
+export function seatAngle(state, seat) {
+  const n = state.table?.players ?? state.view?.players ?? state.view?.rules?.players ?? 4;
+  const me = state.seat ?? 0;
+  const rel = (((seat - me) % n) + n) % n;
+  const clockwise = state.view?.rules?.play_direction === "clockwise";
+  return -90 + (clockwise ? -1 : 1) * ((rel * 360) / n);
+}
+
+function place(node, angle, rx, ry) {
+  const a = (angle * Math.PI) / 180;
+  node.style.left = `${50 + rx * Math.cos(a)}%`;
+  node.style.top = `${50 - ry * Math.sin(a)}%`;
+}
+
+function seatCount(state) {
+  return state.table?.players ?? state.view?.rules?.players ?? (state.view?.game === "two_player" ? 2 : 4);
+}
+
+function role(state, seat) {
+  const v = state.view;
+  if (!v) return null;
+  if (v.game === "austrian") return v.declarer === seat ? t("seat.declarer") : null;
+  if (v.taker === seat) return t("seat.taker");
+  if (v.partner === seat && v.partner !== v.taker) return t("seat.partner");
+  return null;
+}
+
+function lastBid(view, seat) {
+  const bids = (view?.bids ?? []).filter((b) => b.seat === seat);
+  return bids.length ? bids[bids.length - 1].bid : null;
+}
+
+// ------------------------------------------------------------------ the felt
+export function renderSeats(root, state) {
+  root.replaceChildren();
+  const n = seatCount(state);
+  const v = state.view;
+  for (let seat = 0; seat < n; seat++) {
+    const info = state.table?.seats?.find((s) => s.seat === seat) ?? {};
+    const chips = [];
+    if (v && v.dealer === seat) chips.push(h("span", { class: "chip dealer", title: t("seat.dealer"), text: t("seat.dealer.short") }));
+    const r = role(state, seat);
+    if (r) chips.push(h("span", { class: "chip role", text: r }));
+    if (v && v.phase === "bidding") {
+      const bid = lastBid(v, seat);
+      if (bid) chips.push(h("span", { class: `chip bid${bid === "pass" ? " pass" : ""}`, text: bidLabel(bid) }));
+    }
+    for (const p of v?.poignees ?? []) {
+      if (p.seat === seat) chips.push(h("span", { class: "chip poignee", text: t("poignee.shown", { name: "", level: p.level }).replace(/^: /, "") }));
+    }
+    if (info.kind === "bot") chips.push(h("span", { class: "chip bot", text: t("seat.bot") }));
+    if (info.replaced_by_bot) chips.push(h("span", { class: "chip away", text: t("seat.replaced") }));
+    else if (info.kind === "human" && info.connected === false) chips.push(h("span", { class: "chip away", text: t("seat.away") }));
+    if (info.kind === "open") chips.push(h("span", { class: "chip open", text: t("seat.open") }));
+    const turn = v && v.current_player === seat;
+    const node = h(
+      "div",
+      { class: `seat${turn ? " turn" : ""}${seat === state.seat ? " me" : ""}`, "data-seat": seat },
+      h("div", { class: "seat-name", text: seatName(state, seat) }),
+      h("div", { class: "chips" }, ...chips),
+    );
+    place(node, seatAngle(state, seat), seat === state.seat ? 0 : 43, 41);
+    root.append(node);
+  }
+}
+
+export function renderInfo(root, state) {
+  root.replaceChildren();
+  const v = state.view;
+  if (!v) return;
+  const pack = packOf(v);
+  const parts = [t(`phase.${v.phase}`)];
+  if (v.game === "french" && v.taker !== null && v.taker !== undefined && v.contract) {
+    let line = t("contract.line", { name: seatName(state, v.taker), contract: bidLabel(v.contract) });
+    if (v.called_card) line += ` · ${t("contract.called", { card: cardShort(v.called_card, pack) })}`;
+    if (v.chelem_announced) line += ` · ${t("chelem.announced")}`;
+    parts.push(line);
+  }
+  if (v.game === "two_player" && v.chelem_announced_by !== null && v.chelem_announced_by !== undefined) {
+    parts.push(t("chelem.announced_by", { name: seatName(state, v.chelem_announced_by) }));
+  }
+  if (v.game === "austrian" && v.declarer !== null && v.declarer !== undefined && v.bid) {
+    let line = t("contract.line", { name: seatName(state, v.declarer), contract: bidLabel(v.bid) });
+    if (v.talon_half) line += ` · ${t(v.talon_half === 1 ? "talon.first" : "talon.second")}`;
+    if (v.game_type) line += ` · ${actionLabel(v.game_type)}`;
+    parts.push(line);
+  }
+  root.append(h("div", { class: "info-line", text: parts.join(" — ") }));
+  const shown = (label, names) => {
+    const cards = h("div", { class: "mini-cards" });
+    for (const c of sortHand(names)) cards.append(cardSvg(c, { pack }));
+    root.append(h("div", { class: "shown-row" }, h("span", { class: "label", text: label }), cards));
+  };
+  if ((v.tricks?.length ?? 0) === 0 && ["play", "poignee", "excuse_sec", "misere"].includes(v.phase)) {
+    // until the first trick is over: what was turned up or laid aside, and the poignées shown
+    if (v.game === "french" && v.chien) shown(t("chien"), v.chien);
+    const aside = v.game === "austrian" ? v.discard : v.ecart;
+    const mine = v.seat === (v.game === "austrian" ? v.declarer : v.taker);
+    if (aside?.length) shown(t(mine ? (v.game === "austrian" ? "discard" : "ecart") : "ecart.shown"), aside);
+    for (const p of v.poignees ?? []) shown(t("poignee.shown", { name: seatName(state, p.seat), level: p.level }), p.cards);
+  }
+}
+
+function cardGroup(label, names, pack, count = 3) {
+  const cards = h("div", { class: "group-cards" });
+  if (names) for (const c of sortHand(names)) cards.append(cardSvg(c, { pack }));
+  else for (let i = 0; i < count; i++) cards.append(cardSvg(null, { back: true }));
+  return h("div", { class: "group" }, h("div", { class: "label", text: label }), cards);
+}
+
+export function renderCenter(root, state) {
+  root.replaceChildren();
+  const v = state.view;
+  if (!v) return;
+  const pack = packOf(v);
+  let plays = v.trick ?? [];
+  let winner = null;
+  if (!plays.length && state.held) {
+    plays = state.held.plays;
+    winner = state.held.winner;
+  }
+  if (plays.length) {
+    const trick = h("div", { class: `trick${winner !== null ? " done" : ""}` });
+    const slots = [];
+    for (const { seat, card } of plays) {
+      const svg = cardSvg(card, { pack });
+      const slot = h("div", { class: `trick-card${seat === winner ? " winner" : ""}`, "data-seat": seat }, svg);
+      slots.push([slot, seat]);
+      trick.append(slot);
+    }
+    root.append(trick);
+    // each card toward its player, far enough from the centre that the cards do not cover each other
+    const card = slots[0][0].getBoundingClientRect();
+    const rx = Math.min(45, Math.max(17, root.clientWidth ? (85 * card.width) / root.clientWidth : 17));
+    // two players: the two cards side by side on a slant, clear of the piles above
+    const two = seatCount(state) === 2;
+    const ry = two ? 19 : Math.min(36, Math.max(19, root.clientHeight ? (80 * card.height) / root.clientHeight : 19));
+    for (const [slot, seat] of slots) place(slot, seatAngle(state, seat) + (two ? 30 : 0), rx, ry);
+    return;
+  }
+  const groups = h("div", { class: "groups" });
+  if (v.game === "french" && v.chien && ["discard", "chelem", "call"].includes(v.phase)) {
+    groups.append(cardGroup(t("chien"), v.chien, pack));
+  }
+  if (v.game === "austrian" && ["talon", "discard", "game"].includes(v.phase)) {
+    groups.append(cardGroup(t("talon.first"), v.first_half, pack));
+    groups.append(cardGroup(t("talon.second"), v.second_half, pack));
+  }
+  if (groups.childElementCount) root.append(groups);
+}
+
+/** The 2-player piles: the opponent's across the table, one's own above the hand. */
+export function renderPiles(oppRoot, ownRoot, state, actions) {
+  oppRoot.replaceChildren();
+  ownRoot.replaceChildren();
+  const v = state.view;
+  if (v?.game !== "two_player") {
+    oppRoot.hidden = ownRoot.hidden = true;
+    return;
+  }
+  oppRoot.hidden = ownRoot.hidden = false;
+  const { cards } = classify(state.myTurn ? v.legal_actions : []);
+  const draw = (root, tops, sizes, own) => {
+    for (let i = 0; i < tops.length; i++) {
+      const size = sizes[i] ?? 0;
+      const top = tops[i];
+      const pile = h("div", { class: `pile${size === 0 ? " empty" : ""}`, "data-size": size });
+      if (size > 1 || (size === 1 && !top)) pile.append(h("div", { class: "under" }, cardSvg(null, { back: true })));
+      if (size > 0) {
+        const svg = top ? cardSvg(top) : cardSvg(null, { back: true });
+        const face = h("div", { class: "top" }, svg);
+        if (own && top && cards.size) {
+          face.classList.add(cards.has(top) ? "legal" : "illegal");
+          face.addEventListener("click", (event) => actions.pick(top, event));
+          if (state.selected === top) face.classList.add("selected");
+        }
+        pile.append(face);
+      }
+      pile.append(h("span", { class: "pile-size", text: String(size) }));
+      root.append(pile);
+    }
+  };
+  const opp = seatCount(state) === 2 ? 1 - (state.seat ?? 0) : null;
+  oppRoot.append(h("div", { class: "label", text: t("piles.opponent", { name: seatName(state, opp) }) }));
+  const oppRow = h("div", { class: "pile-row" });
+  draw(oppRow, v.opponent_tops, v.opponent_pile_sizes, false);
+  oppRoot.append(oppRow);
+  const ownRow = h("div", { class: "pile-row" });
+  draw(ownRow, v.own_tops, v.own_pile_sizes, true);
+  ownRoot.append(ownRow);
+}
+
+// ------------------------------------------------------------------ the hand
+/** The cards of the hand in display order (the 2-player pile tops are drawn with the piles). */
+export function handOrder(view) {
+  return sortHand(view?.hand ?? []);
+}
+
+export function renderHand(root, state, actions) {
+  root.replaceChildren();
+  const v = state.view;
+  if (!v) return;
+  const pack = packOf(v);
+  const { cards, verb } = classify(state.myTurn ? v.legal_actions : []);
+  root.classList.toggle("acting", cards.size > 0);
+  const slots = [];
+  for (const name of handOrder(v)) {
+    const svg = cardSvg(name, { pack });
+    const slot = h("div", { class: "slot", role: "option", "data-card": name }, svg);
+    if (cards.size) {
+      slot.classList.add(cards.has(name) ? "legal" : "illegal");
+      slot.setAttribute("aria-disabled", cards.has(name) ? "false" : "true");
+    }
+    if (verb === "discard" && state.discardPick.has(name)) slot.classList.add("picked");
+    if (state.selected === name) slot.classList.add("selected");
+    slot.addEventListener("click", (event) => actions.pick(name, event));
+    slots.push(slot);
+  }
+  // one row, or two when the cards would overlap so much that their corners get hard to read
+  const row = h("div", { class: "hand-row" }, ...slots);
+  root.append(row);
+  const cardWidth = slots[0]?.firstChild?.getBoundingClientRect().width ?? 0;
+  const room = root.clientWidth - 8;
+  if (slots.length > 8 && cardWidth && (room - cardWidth) / (slots.length - 1) < cardWidth * 0.4) {
+    const half = Math.ceil(slots.length / 2);
+    root.replaceChildren(h("div", { class: "hand-row" }, ...slots.slice(0, half)), h("div", { class: "hand-row" }, ...slots.slice(half)));
+    root.classList.add("two-rows");
+  } else root.classList.remove("two-rows");
+}
+
+// ------------------------------------------------------------------ the controls
+export function renderControls(root, state, actions) {
+  root.replaceChildren();
+  const v = state.view;
+  if (!v) return;
+  const pack = packOf(v);
+  const facts = state.table?.facts ?? null;
+  const { cards, calls, buttons, verb } = classify(state.myTurn ? v.legal_actions : []);
+  const keyed = [];
+  const button = (action, extra) => {
+    const n = keyed.length + 1;
+    const b = h(
+      "button",
+      { type: "button", class: `action${action === "pass" ? " pass" : ""}`, "data-action": action, onclick: () => actions.act(action) },
+      n <= 9 ? h("kbd", { text: String(n) }) : null,
+      h("span", { text: actionLabel(action, pack) }),
+      extra ?? null,
+    );
+    keyed.push(action);
+    return b;
+  };
+  if (verb === "discard") {
+    const needed = Math.max(0, (v.chien?.length ?? v.first_half?.length ?? 3) - ((v.ecart ?? v.discard ?? []).length));
+    state.discardNeeded = needed;
+    root.append(
+      h("div", { class: "hint", text: `${t("hint.discard", { n: needed })} · ${t("hint.discard_more", { chosen: state.discardPick.size, n: needed })}` }),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { type: "button", class: "action primary", disabled: state.discardPick.size !== needed, onclick: () => actions.confirmDiscard(), text: t("hint.discard_confirm") }),
+        h("button", { type: "button", class: "action", disabled: state.discardPick.size === 0, onclick: () => actions.clearDiscard(), text: t("hint.discard_clear") }),
+      ),
+    );
+  }
+  if (calls.length) {
+    root.append(h("div", { class: "hint", text: t("hint.call") }));
+    const row = h("div", { class: "buttons calls" });
+    for (const action of calls) {
+      const card = action.split(" ")[1];
+      const b = button(action, cardSvg(card, { pack }));
+      b.classList.add("call");
+      row.append(b);
+    }
+    root.append(row);
+  }
+  if (buttons.length) {
+    const bidding = v.phase === "bidding";
+    const hintKey = { bidding: "hint.bid", talon: "hint.talon", game: "hint.game", poignee: "hint.poignee", chelem: "hint.chelem" }[v.phase];
+    const hints = [];
+    if (hintKey) hints.push(t(hintKey));
+    if (bidding && facts?.thresholds && v.game === "french") {
+      const bouts = (v.hand ?? []).filter((c) => BOUTS.includes(c)).length;
+      hints.push(t("hint.bouts", { bouts, points: facts.thresholds[bouts] }));
+    }
+    if (v.phase === "poignee" && facts?.poignee_levels) {
+      hints.push(t("hint.poignee_levels", { levels: facts.poignee_levels.join(" / ") }));
+    }
+    if (hints.length) root.append(h("div", { class: "hint", text: hints.join(" · ") }));
+    const row = h("div", { class: "buttons" });
+    for (const action of buttons) {
+      const contract = facts?.contracts?.find?.((c) => c.name === action);
+      const extra = contract ? h("span", { class: "mult", text: t("multiplier", { m: contract.multiplier }) }) : null;
+      row.append(button(action, extra));
+    }
+    root.append(row);
+  }
+  if (verb === "play" && cards.size) root.append(h("div", { class: "hint", text: t("hint.play") }));
+  state.keyed = keyed;
+}
+
+export function statusText(state) {
+  const v = state.view;
+  if (!v) return state.table?.state === "waiting" ? t("turn.waiting_players") : "";
+  if (v.phase === "end" || v.current_player < 0) return t("turn.over");
+  if (state.myTurn) return t("turn.yours");
+  return t("turn.waiting", { name: seatName(state, v.current_player) });
+}

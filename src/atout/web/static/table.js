@@ -1,0 +1,398 @@
+// The table page: connects to the table's websocket (or loads a recorded view with
+// ?fixture=NAME), keeps this browser's seat token, draws what the server sends and sends back
+// the player's actions as their words. Every legal move comes from view.legal_actions.
+
+import { closeDialog, showChooseSeat, showDealOver, showPreviousTrick, showScores } from "./dialogs.js";
+import { api, TableSocket } from "./net.js";
+import { classify, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
+import { lastName, rememberTable, setLastName, tableEntry } from "./store.js";
+import { STRINGS, t } from "./strings.js";
+import { eventLine, seatName } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const HOLD_MS = 1600;
+
+export const state = {
+  tableId: null,
+  seat: null,
+  token: null,
+  table: null,
+  view: null,
+  seq: null,
+  dealNo: null,
+  totals: null,
+  over: null,
+  error: null,
+  notice: null,
+  selected: null,
+  discardPick: new Set(),
+  discardQueue: [],
+  discardNeeded: 0,
+  held: null,
+  keyed: [],
+  myTurn: false,
+  pending: null,
+  offered: null,
+  fixture: null,
+  refusals: {},
+  socket: null,
+};
+
+// ------------------------------------------------------------------ drawing
+function render() {
+  const v = state.view;
+  state.myTurn = Boolean(v && state.seat !== null && v.current_player === state.seat && v.legal_actions?.length);
+  if (state.held && Date.now() > state.held.until) state.held = null;
+  if (!v || v.phase !== "discard") state.discardPick.clear();
+  const actions = { act, pick, confirmDiscard, clearDiscard };
+  document.body.dataset.game = v?.game ?? "";
+  document.body.classList.toggle("pending", Boolean(state.pending));
+  document.body.dataset.players = String(state.table?.players ?? v?.rules?.players ?? "");
+  renderSeats($("seats"), state);
+  renderInfo($("info"), state);
+  renderCenter($("center"), state);
+  renderPiles($("opp-piles"), $("own-piles"), state, actions);
+  renderHand($("hand"), state, actions);
+  renderControls($("controls"), state, actions);
+  if (v?.phase === "end") {
+    const row = h("div", { class: "buttons" });
+    row.append(h("button", { type: "button", class: "action", onclick: showResult, text: t("end.scores") }));
+    if (!state.fixture && state.token) row.append(h("button", { type: "button", class: "action primary", onclick: nextDeal, text: t("end.next") }));
+    $("controls").append(row);
+  }
+  const status = $("status");
+  status.replaceChildren();
+  status.className = state.myTurn ? "yours" : "";
+  if (state.error) {
+    status.classList.add("error");
+    // the engine names the rule as "RULES.md §3.8: must follow suit": its words say why
+    const rule = state.error.rule ?? "";
+    const cut = rule.indexOf(": ");
+    const reason = cut > 0 ? rule.slice(cut + 2) : null;
+    const main = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : state.error.message;
+    status.append(h("span", { class: "message", text: main }));
+    const more = [cut > 0 ? rule.slice(0, cut) : rule, reason ? state.error.message : null].filter(Boolean).join(" · ");
+    if (more) status.append(h("span", { class: "rule", text: more }));
+  } else {
+    status.append(h("span", { text: state.notice ?? statusText(state) }));
+  }
+  const game = v?.game ? t(`game.${v.game}`) : "";
+  $("title").textContent = [game, state.table?.preset].filter(Boolean).join(" · ");
+  $("deal-no").textContent = state.dealNo ? t("scores.deal", { n: state.dealNo }) : "";
+  document.title = `${state.myTurn ? "● " : ""}${t("title.table")}`;
+  renderLog();
+}
+
+function renderLog() {
+  const list = $("log").querySelector("ol");
+  list.replaceChildren(...(state.view?.events ?? []).map((e) => h("li", { text: eventLine(state, e) })));
+  list.parentElement.scrollTop = list.parentElement.scrollHeight;
+}
+
+// ------------------------------------------------------------------ messages from the server
+function setView(view) {
+  const before = state.view;
+  if (before && view && (view.tricks?.length ?? 0) > (before.tricks?.length ?? 0) && !(view.trick?.length)) {
+    const last = view.tricks[view.tricks.length - 1];
+    state.held = { plays: last.plays, winner: last.winner, until: Date.now() + HOLD_MS };
+    setTimeout(render, HOLD_MS + 50);
+  }
+  if (view && before && view.phase !== before.phase) state.selected = null;
+  state.view = view;
+}
+
+export function onMessage(msg) {
+  if (typeof msg.seq === "number") state.seq = msg.seq;
+  switch (msg.type) {
+    case "state":
+      state.seat = msg.seat ?? null;
+      state.table = msg.table ?? state.table;
+      state.dealNo = msg.deal_no ?? state.dealNo;
+      state.totals = msg.totals ?? state.totals;
+      state.held = null;
+      setView(msg.view ?? null);
+      state.pending = null;
+      state.error = null;
+      if (state.seat === null && !state.fixture) offerSeat();
+      break;
+    case "update":
+      state.dealNo = msg.deal_no ?? state.dealNo;
+      setView(msg.view ?? state.view);
+      state.pending = null;
+      state.error = null;
+      state.notice = null;
+      if (msg.view?.phase !== "end") {
+        state.over = null;
+        if ($("dialog").dataset.kind === "end") closeDialog(); // someone dealt the next deal
+      }
+      break;
+    case "table":
+      state.table = msg.table ?? state.table;
+      if (msg.table?.totals) state.totals = msg.table.totals;
+      if (state.seat === null && !state.fixture) offerSeat();
+      break;
+    case "deal_over":
+      state.over = msg;
+      state.totals = msg.totals ?? state.totals;
+      if (state.table && msg.scores) {
+        const history = state.table.history ?? [];
+        if (history.length < (msg.deal_no ?? history.length + 1)) state.table.history = [...history, msg.scores];
+      }
+      render();
+      showResult();
+      return;
+    case "error":
+      state.pending = null;
+      state.error = { message: msg.code !== "illegal" && `error.${msg.code}` in STRINGS ? t(`error.${msg.code}`) : msg.message, rule: msg.rule ?? null };
+      state.discardQueue = [];
+      if (msg.code === "stale") state.socket?.send({ type: "resync" });
+      break;
+    case "pong":
+      return;
+    default:
+      return;
+  }
+  render();
+  continueDiscard();
+}
+
+// ------------------------------------------------------------------ the player's moves
+function act(action) {
+  if (state.pending) return;
+  state.error = null;
+  state.notice = null;
+  if (state.fixture) {
+    const refusal = state.refusals[action];
+    if (refusal) state.error = refusal;
+    else state.notice = `${t("conn.fixture", { name: state.fixture })}: ${action}`;
+    render();
+    return;
+  }
+  if (state.socket?.send({ type: "action", seq: state.seq, action })) state.pending = action;
+  else state.error = { message: t("conn.offline"), rule: null };
+  render();
+}
+
+function pick(card, event) {
+  const v = state.view;
+  const { cards, verb } = classify(state.myTurn ? v?.legal_actions : []);
+  // on a touch screen the first tap raises a card and the second plays it: no card goes by mistake
+  const firstTouch = event?.pointerType === "touch" && verb === "play" && cards.has(card) && state.selected !== card;
+  state.selected = card;
+  if (!cards.size) return render();
+  if (firstTouch) {
+    state.error = null;
+    state.notice = t("hint.tap_again");
+    return render();
+  }
+  if (verb === "discard") {
+    if (!cards.has(card)) return act(`discard ${card}`); // the server says why not
+    state.error = null;
+    if (state.discardPick.has(card)) state.discardPick.delete(card);
+    else if (state.discardPick.size < state.discardNeeded) state.discardPick.add(card);
+    return render();
+  }
+  return act(cards.get(card) ?? `${verb} ${card}`);
+}
+
+function confirmDiscard() {
+  state.discardQueue = [...state.discardPick];
+  continueDiscard();
+}
+
+function clearDiscard() {
+  state.discardPick.clear();
+  state.discardQueue = [];
+  render();
+}
+
+/** The écart goes one card per action; send the next chosen card when it is our turn again. */
+function continueDiscard() {
+  if (!state.discardQueue.length || state.pending || !state.myTurn) return;
+  const { cards, verb } = classify(state.view.legal_actions);
+  if (verb !== "discard") {
+    state.discardQueue = [];
+    return;
+  }
+  const card = state.discardQueue.shift();
+  state.discardPick.delete(card);
+  if (state.fixture) {
+    state.notice = `${t("conn.fixture", { name: state.fixture })}: discard ${[card, ...state.discardQueue].join(" ")}`;
+    state.discardQueue = [];
+    return render();
+  }
+  act(cards.get(card) ?? `discard ${card}`);
+}
+
+function showResult() {
+  let over = state.over;
+  if (!over && state.view?.phase === "end") {
+    const end = [...(state.view.events ?? [])].reverse().find((e) => e.kind === "end");
+    over = { summary: end?.summary ?? null, scores: state.view.scores, totals: state.totals, deal_no: state.dealNo, outcome: "played" };
+  }
+  if (!over) return;
+  showDealOver(state, over, { onNext: !state.fixture && state.token ? nextDeal : null });
+}
+
+async function nextDeal() {
+  closeDialog();
+  try {
+    await api(`/api/tables/${encodeURIComponent(state.tableId)}/next`, { method: "POST", body: {}, token: state.token });
+  } catch (error) {
+    state.error = { message: error.message, rule: null };
+    render();
+  }
+}
+
+function offerSeat() {
+  // offer the open seats once; again only when they change (a spectator may close the dialog)
+  const open = JSON.stringify((state.table?.seats ?? []).filter((s) => s.kind === "open").map((s) => s.seat));
+  if (document.getElementById("dialog").open || open === state.offered) return;
+  state.offered = open;
+  showChooseSeat(state, {
+    defaultName: lastName(),
+    onSit: async (seat, name) => {
+      try {
+        const answer = await api(`/api/tables/${encodeURIComponent(state.tableId)}/seats/${seat}/claim`, { method: "POST", body: { name } });
+        setLastName(name);
+        rememberTable(state.tableId, { seat, token: answer.token, name, game: state.table?.game, players: state.table?.players, preset: state.table?.preset });
+        state.token = answer.token;
+        closeDialog();
+        state.socket.reconnect(answer.token);
+      } catch (error) {
+        state.error = { message: error.message, rule: null };
+        render();
+      }
+    },
+  });
+}
+
+// ------------------------------------------------------------------ keyboard
+function selectable() {
+  const v = state.view;
+  const { cards } = classify(state.myTurn ? v?.legal_actions : []);
+  const order = handOrder(v);
+  if (v?.game === "two_player") order.push(...(v.own_tops ?? []).filter(Boolean));
+  return cards.size ? order.filter((c) => cards.has(c)) : order;
+}
+
+function onKey(event) {
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  if (event.target instanceof HTMLButtonElement && (event.key === "Enter" || event.key === " ")) return; // the button's own
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const dlgOpen = $("dialog").open;
+  if (event.key === "Escape") {
+    if (dlgOpen) closeDialog();
+    else clearDiscard();
+    return;
+  }
+  if (dlgOpen) return;
+  const cards = selectable();
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    if (!cards.length) return;
+    const i = cards.indexOf(state.selected);
+    const step = event.key === "ArrowLeft" ? -1 : 1;
+    state.selected = cards[i < 0 ? (step > 0 ? 0 : cards.length - 1) : (i + step + cards.length) % cards.length];
+    event.preventDefault();
+    render();
+  } else if (event.key === "Enter" || event.key === " ") {
+    const { verb } = classify(state.myTurn ? state.view?.legal_actions : []);
+    const full = verb === "discard" && state.discardNeeded > 0 && state.discardPick.size === state.discardNeeded;
+    if (event.key === "Enter" && full) confirmDiscard(); // Enter lays the chosen cards aside
+    else if (state.selected) pick(state.selected);
+    event.preventDefault();
+  } else if (/^[1-9]$/.test(event.key)) {
+    const n = Number(event.key) - 1;
+    if (state.keyed.length) {
+      if (n < state.keyed.length) act(state.keyed[n]);
+    } else if (n < cards.length) {
+      state.selected = cards[n];
+      render();
+    }
+  } else if (event.key === "p" && state.keyed.includes("pass")) act("pass");
+  else if (event.key === "l") showPreviousTrick(state);
+  else if (event.key === "s") showScores(state);
+}
+
+// ------------------------------------------------------------------ start
+async function loadFixture(name) {
+  state.fixture = name;
+  $("conn").textContent = t("conn.fixture", { name });
+  try {
+    const response = await fetch(new URL(`fixtures/${encodeURIComponent(name)}.json`, import.meta.url));
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    const data = await response.json();
+    state.refusals = data.refusals ?? {};
+    state.tableId = data.messages?.[0]?.table?.table_id ?? name;
+    for (const msg of data.messages ?? []) onMessage(msg);
+    document.body.dataset.ready = "true";
+  } catch (error) {
+    state.error = { message: t("error.fixture", { name, message: error.message }), rule: null };
+    render();
+    document.body.dataset.ready = "error";
+  }
+}
+
+function tableIdFromUrl() {
+  const params = new URLSearchParams(location.search);
+  if (params.get("table")) return params.get("table");
+  const match = location.pathname.match(/\/t\/([^/]+)\/?$/);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+function setupBar() {
+  $("btn-previous").textContent = t("button.previous");
+  $("btn-scores").textContent = t("button.scores");
+  $("btn-log").textContent = t("button.log");
+  $("btn-invite").textContent = t("invite");
+  $("home").title = t("button.lobby");
+  $("btn-previous").addEventListener("click", () => showPreviousTrick(state));
+  $("btn-scores").addEventListener("click", () => showScores(state));
+  $("btn-log").addEventListener("click", () => {
+    $("log").hidden = !$("log").hidden;
+    renderLog();
+  });
+  $("btn-invite").addEventListener("click", async () => {
+    const link = `${location.origin}/t/${encodeURIComponent(state.tableId ?? "")}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      $("btn-invite").textContent = t("button.copied");
+    } catch {
+      window.prompt(t("invite"), link);
+    }
+    setTimeout(() => ($("btn-invite").textContent = t("invite")), 2000);
+  });
+  document.addEventListener("keydown", onKey);
+  let resizing = null; // the hand's rows and the trick's spread depend on the window's size
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(render, 150);
+  });
+}
+
+function start() {
+  setupBar();
+  const params = new URLSearchParams(location.search);
+  const fixture = params.get("fixture");
+  if (fixture) return loadFixture(fixture);
+  state.tableId = tableIdFromUrl();
+  if (!state.tableId) {
+    state.error = { message: t("error.no_table"), rule: null };
+    return render();
+  }
+  const entry = tableEntry(state.tableId);
+  state.token = entry?.token ?? null;
+  state.seat = entry?.seat ?? null;
+  state.socket = new TableSocket(state.tableId, {
+    token: state.token,
+    onMessage,
+    onStatus: (s) => {
+      $("conn").textContent = t(`conn.${s}`);
+      $("conn").dataset.state = s;
+    },
+  });
+  state.socket.open();
+  render();
+}
+
+start();
