@@ -27,7 +27,7 @@ $(TEST_STAMP): pyproject.toml Makefile | $(BIN)/python
 	touch $(TEST_STAMP)
 
 run: $(RUN_STAMP)
-	$(BIN)/atout play
+	$(BIN)/atout serve
 
 test: $(TEST_STAMP) lint typecheck
 	$(BIN)/python -m pytest -n 2 tests src/atout
