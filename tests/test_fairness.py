@@ -1,7 +1,7 @@
 """Every seat's view of every game is fair: it holds only what the rule book lets that seat know.
 
 Random deals of each game and player count, under every preset that applies and one rule set
-per game with the house options that add secret decisions or hidden sides (RULES.md §7-§8);
+per game with the house options that add secret decisions or hidden sides (rule book §7-§8);
 after every action every seat's view is scanned (:mod:`atout.fairness`), and on a sample of
 states the acting seat's choices are checked against twin deals and its refusals for card names.
 """
@@ -76,7 +76,7 @@ def test_twin_deals_find_choices_that_hang_on_hidden_cards(monkeypatch: pytest.M
 
 
 def test_a_twin_cancelled_by_a_petit_sec_is_no_twin() -> None:
-    """RULES.md §3.3: a petit sec is shown at the deal, so every seat knows there is none when the
+    """rule book §3.3: a petit sec is shown at the deal, so every seat knows there is none when the
     bidding starts; a redeal of the hidden cards that makes one is not a deal the seat may be in
     (the scanner once called the cancelled twin's empty choices a leak)."""
     deal = FrenchDeal.new(Rules(players=5), dealer=0, rng=1)

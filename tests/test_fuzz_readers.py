@@ -1,4 +1,4 @@
-"""Fuzzing the readers of user input (RULES.md §9 summaries, docs/records.md records): any
+"""Fuzzing the readers of user input (rule book §9 summaries, docs/records.md records): any
 JSON-ish value either reads or is refused with the project's clear error, a ``ValueError`` with a
 one-line message; through the command line, exit code 2 and one line on stderr, no traceback."""
 

@@ -1,4 +1,4 @@
-"""RULES.md §6 and §8: presets a table picks by name, each one reproducing a rule document."""
+"""rule book §6 and §8: presets a table picks by name, each one reproducing a rule document."""
 
 from __future__ import annotations
 

@@ -327,7 +327,7 @@ def test_an_illegal_action_is_named_with_its_index_and_rule() -> None:
     record = good_record()
     k = next(i for i, a in enumerate(record["actions"]) if a.startswith("play "))
     record["actions"][k] = "garde"
-    with pytest.raises(RecordError, match=rf"^actions\[{k}\] 'garde': .*play phase.*RULES\.md"):
+    with pytest.raises(RecordError, match=rf"^actions\[{k}\] 'garde': .*play phase.*rule book"):
         replay(record)
 
 

@@ -175,7 +175,7 @@ def _labels(text: str) -> list[str]:
 
 
 def citations_in_text(text: str, where: str) -> list[Citation]:
-    """The rule book sections a text cites ("RULES.md §3.8 step 3", "rule book §7 V3", ranges,
+    """The rule book sections a text cites ("rule book §3.8 step 3", "rule book §7 V3", ranges,
     lists); citations of the FFT's own numbering ("FFT 2012 §10", "FFT12 §9/§12") are not ours."""
     out: list[Citation] = []
     previous: re.Match[str] | None = None
@@ -270,7 +270,7 @@ def _relative(path: Path) -> str:
 
 def test_citations_are_read_in_every_form_the_code_uses() -> None:
     text = (
-        "(RULES.md §3.8 step 3: must follow suit) rule book §7 V3, §3.10-§3.14, §5.2-5.3: "
+        "(rule book §3.8 step 3: must follow suit) rule book §7 V3, §3.10-§3.14, §5.2-5.3: "
         "§7 V1 V5 V6 V8; §3.8 steps 1-4; §4.3 mode B; §3.7/§7; FFT 2012 §10; FFT12 §9/§12; FFT §11"
     )
     got = [str(c) for c in citations_in_text(text, "x")]
@@ -306,7 +306,7 @@ def test_test_names_are_read_from_the_right(name: str, expected: list[str]) -> N
 
 def test_a_missing_section_is_named_in_the_failure() -> None:
     book = sections()
-    cited = citations_in_text("see RULES.md §3.15 and rule book §3.8 step 9 and §7 V11", "here.py")
+    cited = citations_in_text("see rule book §3.15 and rule book §3.8 step 9 and §7 V11", "here.py")
     problems = unresolved(cited, book)
     assert len(problems) == 3
     assert problems[0].startswith("§3.15 has no heading in docs/rules (cited at here.py:1:")

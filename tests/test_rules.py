@@ -1,4 +1,4 @@
-"""RULES.md §8: the option registry, validated on construction."""
+"""rule book §8: the option registry, validated on construction."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_scoring_system_name_follows_its_options_7_v9() -> None:
     ],
 )
 def test_single_reading_options_name_their_one_value_8(option: str, value: str) -> None:
-    # kept so that records and tables can name the rule; RULES.md §8 gives them one value
+    # kept so that records and tables can name the rule; rule book §8 gives them one value
     assert getattr(Rules.from_options({option: value}), option) == value
     with pytest.raises(RulesError, match=option):
         Rules.from_options({option: "something_else"})

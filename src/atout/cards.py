@@ -113,7 +113,7 @@ AUSTRIAN_DECK_MASK: Final = ALL_CARDS & ~sum(
     )
     for r in ranks
 )
-"""The 54 cards of the Austrian Tarock pack (RULES.md §1.2)."""
+"""The 54 cards of the Austrian Tarock pack (rule book §1.2)."""
 
 SUIT_OF: Final = tuple([c // 14 for c in range(56)] + [TRUMP] * 21 + [EXCUSE_SUIT])
 BIT: Final = tuple(1 << c for c in range(N_CARDS))
@@ -137,7 +137,7 @@ _NINES = BOUTS_MASK | KINGS_MASK
 
 
 def half_points(mask: int) -> int:
-    """Card points of a card mask in half-points (RULES.md §1.1)."""
+    """Card points of a card mask in half-points (rule book §1.1)."""
     return (
         mask.bit_count()
         + 8 * (mask & _NINES).bit_count()
@@ -303,7 +303,7 @@ class CardSet:
         return f"CardSet.parse({str(self)!r})"
 
     def points(self) -> float:
-        """Card points (RULES.md §1.1), halves included."""
+        """Card points (rule book §1.1), halves included."""
         return half_points(self.mask) / 2
 
     def half_points(self) -> int:

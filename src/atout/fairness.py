@@ -1,4 +1,4 @@
-"""A leak scanner: does a seat's view hold only what that seat may know (RULES.md)?
+"""A leak scanner: does a seat's view hold only what that seat may know (the rule book, docs/rules)?
 
 :func:`knowable` works out, from the full deal and the rule book alone, the cards whose
 location a seat may know; :func:`scan_view` walks the seat's view and names every card,
@@ -39,13 +39,13 @@ from atout.presets import PRESETS, rules_for
 from atout.rules import Rules, RulesError
 
 PRIVATE_PHASES = frozenset({"poignee", "misere", "excuse_sec"})
-"""Decisions made in secret: no other seat may see that one is being made (RULES.md §3.7, §7)."""
+"""Decisions made in secret: no other seat may see that one is being made (rule book §3.7, §7)."""
 
 _MASK_FIELDS = frozenset({"hand", "chien", "ecart", "discard", "first_half", "second_half"})
 _CARD_FIELDS: frozenset[str] = frozenset()
 _CARD_TUPLE_FIELDS = frozenset({"own_tops", "opponent_tops"})
 _SEAT_CARD_FIELDS = frozenset({"trick"})
-_PLAIN_FIELDS = frozenset(  # the called card is named to all (RULES.md §4.3), not located
+_PLAIN_FIELDS = frozenset(  # the called card is named to all (rule book §4.3), not located
     {
         "seat",
         "players",
@@ -111,7 +111,7 @@ def _played(tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]], current:
 
 
 def _french_knowable(deal: FrenchDeal, seat: int) -> int:
-    """RULES.md §3: ``seat`` is -1 for a dead player, who holds no cards."""
+    """rule book §3: ``seat`` is -1 for a dead player, who holds no cards."""
     if deal.is_over() and deal.outcome == "played":
         return ALL_CARDS  # §3.11: the count is open
     mask = _played(deal.tricks, deal.trick_cards)
@@ -139,7 +139,7 @@ def _french_knowable(deal: FrenchDeal, seat: int) -> int:
 
 
 def _two_player_knowable(deal: TwoPlayerDeal, seat: int) -> int:
-    """RULES.md §4.4: own hand, both players' face-up pile tops, the cards played."""
+    """rule book §4.4: own hand, both players' face-up pile tops, the cards played."""
     if deal.is_over():
         return ALL_CARDS
     return (
@@ -152,7 +152,7 @@ def _two_player_knowable(deal: TwoPlayerDeal, seat: int) -> int:
 
 
 def _austrian_knowable(deal: AustrianDeal, seat: int) -> int:
-    """RULES.md §5.3: the first half turned up in a threesome (both halves under the options),
+    """rule book §5.3: the first half turned up in a threesome (both halves under the options),
     the half taken for the declarer, trumps discarded face up, the whole discard for him."""
     if deal.is_over() and deal.outcome == "played":
         return ALL_CARDS  # §5.5: the count is open
@@ -259,10 +259,10 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
             continue
         for where, card in _field_cards(name, value) or ():
             if not allowed >> card & 1:
-                leaks.append(f"{where} shows {NAMES[card]}: hidden from seat {seat} (RULES.md view)")
+                leaks.append(f"{where} shows {NAMES[card]}: hidden from seat {seat} (rule book view)")
     hand = getattr(view, "hand", 0)
     if hand != _own_hand(deal, seat):
-        leaks.append(f"hand of seat {seat} is not its own hand (RULES.md §3.2: other hands never show)")
+        leaks.append(f"hand of seat {seat} is not its own hand (rule book §3.2: other hands never show)")
     events: tuple[Event, ...] = getattr(view, "events", ())
     for number in range(events_from, len(events)):
         event = events[number]
@@ -279,7 +279,7 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
         if phase in PRIVATE_PHASES and not _public_excuse_round(deal, phase):
             leaks.append(
                 f"phase {phase!r} shown to seat {seat} while seat {current} decides "
-                "(RULES.md §3.7/§7: a declaration is decided in secret)"
+                "(rule book §3.7/§7: a declaration is decided in secret)"
             )
         if getattr(view, "legal_actions", ()):
             leaks.append(f"legal_actions shown to seat {seat}, who is not to act")
@@ -288,7 +288,7 @@ def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) 
 
 def _public_excuse_round(deal: Deal, phase: str) -> bool:
     """Whether an ``excuse_sec`` phase is the public round before the bidding: every seat asked
-    in bidding order (RULES.md §3.4 order, §7 V4), whatever it holds, so the question is no secret."""
+    in bidding order (rule book §3.4 order, §7 V4), whatever it holds, so the question is no secret."""
     french = deal.inner if isinstance(deal, DeadPlayerDeal) else deal
     if phase != "excuse_sec" or not isinstance(french, FrenchDeal) or not french.rules.excuse_sec_redeal:
         return False
@@ -301,13 +301,13 @@ def _public_excuse_round(deal: Deal, phase: str) -> bool:
 
 
 def _scan_partner(deal: Deal, seat: int, view: object, allowed: int) -> list[str]:
-    """RULES.md §4.3: the partner is known once the called card shows (or to himself)."""
+    """rule book §4.3: the partner is known once the called card shows (or to himself)."""
     if not isinstance(deal, FrenchDeal) or deal.n != 5:
         return []
     partner = getattr(view, "partner", None)
     if partner is None or (deal.called_card >= 0 and allowed >> deal.called_card & 1):
         return []
-    return [f"partner {partner} shown to seat {seat} before the called card shows (RULES.md §4.3)"]
+    return [f"partner {partner} shown to seat {seat} before the called card shows (rule book §4.3)"]
 
 
 class Scanner:
@@ -360,7 +360,7 @@ def twin_differences(deal: Deal, seat: int, rng: random.Random, tries: int) -> l
     """Redeal the cards ``seat`` cannot know (keeping every pile's size) up to ``tries``
     times; for each twin that replays the same history legally, report where ``seat``'s
     phase, current player or legal actions differ from the real deal's. A twin that ends where
-    the real deal goes on is no twin: only a petit sec shown at the deal ends it so (RULES.md
+    the real deal goes on is no twin: only a petit sec shown at the deal ends it so (rule book
     §3.3), and that every seat sees."""
     fixed = knowable(deal, seat)
     for action in deal.history:
@@ -468,7 +468,7 @@ HOUSE_OPTIONS: dict[str, dict[str, Any]] = {
         "austrian_must_overtrump": False,
     },
 }
-"""For each game, the house options (RULES.md §7-§8) that add secret decisions (poignée at any
+"""For each game, the house options (rule book §7-§8) that add secret decisions (poignée at any
 count, misère, Excuse sec), hidden-side rules (the Excuse before the last trick, petit
 imprenable, partial slam) or other hidden cards (Austrian talon choice)."""
 

@@ -172,7 +172,7 @@ def broken_invariants(deal: Deal) -> list[str]:
 
 
 def playing_seats(deal: Game) -> list[int]:
-    """The seats that hold cards: every seat but a dead dealer (RULES.md §4.3 mode B)."""
+    """The seats that hold cards: every seat but a dead dealer (rule book §4.3 mode B)."""
     if isinstance(deal, DeadPlayerDeal):
         return sorted(deal.seats)
     return list(range(deal.n))
@@ -199,7 +199,7 @@ def austrian_engine(deal: object) -> AustrianDeal | None:
 
 
 def next_dealer(deal: Game) -> int:
-    """Who deals next (RULES.md §3.1, §3.3): the deal passes to the right, also after a
+    """Who deals next (rule book §3.1, §3.3): the deal passes to the right, also after a
     cancelled deal; a dead player keeps dealing as long as everyone passes (§4.3 mode B)."""
     if isinstance(deal, DeadPlayerDeal) and deal.is_over() and deal.outcome.startswith("all passed"):
         return deal.dealer

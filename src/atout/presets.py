@@ -1,4 +1,4 @@
-"""Named sets of rules that a table picks by name (RULES.md §6 and §8).
+"""Named sets of rules that a table picks by name (rule book §6 and §8).
 
 A preset fixes some options; anything else keeps its default, and a table may still
 change any option on top of a preset.
@@ -79,7 +79,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset(
         "tarock",
         "Austrian three-player Tarock (a jack counts 2, a 70-point pack)",
-        "seed 001 in atout's coherent reading (RULES.md §1.2, §5.7)",
+        "seed 001 in atout's coherent reading (rule book §1.2, §5.7)",
         {"game": "austrian", "players": 3},
         aliases=("austrian", "dreiertarock"),
     ),

@@ -1,4 +1,4 @@
-"""What a table agreed on: every option of RULES.md §8, defaults = FFT 2012.
+"""What a table agreed on: every option of rule book §8, defaults = FFT 2012.
 
 A :class:`Rules` is frozen and validated on construction, so an engine or a
 score keeper never meets an impossible combination.
@@ -65,7 +65,7 @@ _POUSSE_MULTIPLIERS = {"petite": 1, "pousse": 2, "garde": 4, "garde_sans": 8, "g
 
 @dataclass(frozen=True)
 class PartialSlam:
-    """Option V6 (RULES.md §7): a bonus for all tricks but one or three (proposed values)."""
+    """Option V6 (rule book §7): a bonus for all tricks but one or three (proposed values)."""
 
     max_missing: int = 1
     requires_announcement: bool = False
@@ -89,7 +89,7 @@ class PartialSlam:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of RULES.md §8. Field names are the option names."""
+    """Every option of rule book §8. Field names are the option names."""
 
     game: Game = "french"
     players: int = 4
@@ -166,7 +166,7 @@ class Rules:
             raise RulesError(f"threshold_0_oudlers must be 56 or 55, not {self.threshold_0_oudlers}")
         if self.threshold_0_oudlers == 55 and self.players == 2:
             raise RulesError(
-                "threshold_0_oudlers=55 is refused with 2 players: both players could reach their targets (RULES.md §4.4)"
+                "threshold_0_oudlers=55 is refused with 2 players: both players could reach their targets (rule book §4.4)"
             )
         if self.no_petite and self.bid_pousse:
             pass  # pousse stays the lowest bid; allowed
@@ -198,11 +198,11 @@ class Rules:
         return tuple(out)
 
     def multiplier(self, contract: str) -> int:
-        """The multiplier of a contract (RULES.md §3.4; 1/2/4/8/16 with ``bid_pousse``)."""
+        """The multiplier of a contract (rule book §3.4; 1/2/4/8/16 with ``bid_pousse``)."""
         return (_POUSSE_MULTIPLIERS if self.bid_pousse else _MULTIPLIERS)[contract]
 
     def threshold(self, bouts: int) -> int:
-        """Points the attack needs with ``bouts`` bouts (RULES.md §3.12)."""
+        """Points the attack needs with ``bouts`` bouts (rule book §3.12)."""
         return (self.threshold_0_oudlers, 51, 41, 36)[bouts]
 
     def poignee_levels(self, players: int | None = None) -> tuple[int, int, int]:
@@ -212,7 +212,7 @@ class Rules:
 
     @property
     def scoring_system(self) -> str:
-        """Read-only name of the scoring system (RULES.md §7 V9)."""
+        """Read-only name of the scoring system (rule book §7 V9)."""
         if self.five_player_mode == "dead_player":
             return "fft_dead_player_5"
         if self.round_margin_to == 5:

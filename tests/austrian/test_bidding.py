@@ -1,4 +1,4 @@
-"""RULES.md §5.2: bidding from the dealer's right, one chance each, threesome < solo; all pass."""
+"""rule book §5.2: bidding from the dealer's right, one chance each, threesome < solo; all pass."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_a_bid_must_top_the_last_5_2() -> None:
     before = snapshot(deal)
     with pytest.raises(IllegalActionError, match="must top") as exc:
         run(deal, "threesome")
-    assert exc.value.rule == "RULES.md §5.2 bidding"
+    assert exc.value.rule == "rule book §5.2 bidding"
     assert snapshot(deal) == before
     run(deal, "pass", "pass")
     assert deal.declarer == 0 and deal.bid == "solo"
@@ -70,14 +70,14 @@ def test_all_pass_cancels_the_deal_redeal_5_2() -> None:
     assert deal.legal_actions() == []
     with pytest.raises(IllegalActionError) as exc:
         run(deal, "pass")
-    assert exc.value.rule == "RULES.md §5.2 all pass"
+    assert exc.value.rule == "rule book §5.2 all pass"
 
 
 def test_bids_are_refused_outside_the_bidding_5() -> None:
     deal = run(build(), "threesome", "pass", "pass")
     with pytest.raises(IllegalActionError, match="talon phase") as exc:
         run(deal, "solo")
-    assert exc.value.rule.startswith("RULES.md §5 order of play")
+    assert exc.value.rule.startswith("rule book §5 order of play")
 
 
 def test_scores_are_not_known_before_the_end() -> None:

@@ -1,4 +1,4 @@
-"""RULES.md §1.2 and §9.3: the 54-card pack, its order, the card values and the count in threes."""
+"""rule book §1.2 and §9.3: the 54-card pack, its order, the card values and the count in threes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §5.2 (deal), and building deals: new, from dealt cards, dealt() and from_dealt()."""
+"""rule book §5.2 (deal), and building deals: new, from dealt cards, dealt() and from_dealt()."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §5.3 game declaration: game 1 (36 or more) or game 2 (35 or less), after the exchange."""
+"""rule book §5.3 game declaration: game 1 (36 or more) or game 2 (35 or less), after the exchange."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §5.4: forehand leads, follow suit, trump when void, beat a trump in the trick, Sküs,
+"""rule book §5.4: forehand leads, follow suit, trump when void, beat a trump in the trick, Sküs,
 the red suits' order, and 16 tricks."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_must_follow_suit_5_4() -> None:
     before = snapshot(deal)
     with pytest.raises(IllegalActionError, match="must follow suit") as exc:
         run(deal, "T10")
-    assert exc.value.rule == "RULES.md §5.4 follow suit"
+    assert exc.value.rule == "rule book §5.4 follow suit"
     assert snapshot(deal) == before
 
 
@@ -70,7 +70,7 @@ def test_void_in_the_suit_led_must_trump_5_4() -> None:
     assert legal(deal) == {"T2", "T3", "T4", "T10"}
     with pytest.raises(IllegalActionError, match="must trump") as exc:
         run(deal, "KH")
-    assert exc.value.rule == "RULES.md §5.4 must trump"
+    assert exc.value.rule == "rule book §5.4 must trump"
 
 
 def test_a_trump_played_to_a_trumped_trick_must_beat_it_5_4() -> None:
@@ -79,7 +79,7 @@ def test_a_trump_played_to_a_trumped_trick_must_beat_it_5_4() -> None:
     before = snapshot(deal)
     with pytest.raises(IllegalActionError, match="must beat") as exc:
         run(deal, "T5")
-    assert exc.value.rule == "RULES.md §5.4 must overtrump (austrian_must_overtrump)"
+    assert exc.value.rule == "rule book §5.4 must overtrump (austrian_must_overtrump)"
     assert snapshot(deal) == before
 
 
@@ -140,7 +140,7 @@ def test_the_trick_winner_leads_the_next_trick_and_the_deal_has_16_tricks_5_4() 
     assert deal.is_over() and deal.outcome == "played" and deal.current_player == -1
     with pytest.raises(IllegalActionError, match="over") as exc:
         deal.apply(0)
-    assert exc.value.rule == "RULES.md §5.4 16 tricks"
+    assert exc.value.rule == "rule book §5.4 16 tricks"
 
 
 def test_a_card_not_held_is_refused_5_4() -> None:

@@ -1,4 +1,4 @@
-"""RULES.md §5.5-§5.7 through the engine: the piles, the summary, the scores, and what each
+"""rule book §5.5-§5.7 through the engine: the piles, the summary, the scores, and what each
 scoring option of the ``austrian_*`` family changes on the same deal played the same way."""
 
 from __future__ import annotations

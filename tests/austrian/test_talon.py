@@ -1,4 +1,4 @@
-"""RULES.md §5.3: the talon halves in a threesome, the discard, and the unused talon of a solo."""
+"""rule book §5.3: the talon halves in a threesome, the discard, and the unused talon of a solo."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_discard_3_no_kings_5_3() -> None:
     before = snapshot(deal)
     with pytest.raises(IllegalActionError, match="kings may not be discarded") as exc:
         run(deal, "KS")
-    assert exc.value.rule == "RULES.md §5.3 discard"
+    assert exc.value.rule == "rule book §5.3 discard"
     assert snapshot(deal) == before
     with pytest.raises(IllegalActionError, match="does not hold"):
         run(deal, "KD")

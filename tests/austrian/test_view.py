@@ -1,4 +1,4 @@
-"""What each seat may know (RULES.md §5.3): its hand, the public talon halves and face-up trumps,
+"""What each seat may know (rule book §5.3): its hand, the public talon halves and face-up trumps,
 the cards played, and the scores at the end."""
 
 from __future__ import annotations

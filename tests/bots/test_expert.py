@@ -76,7 +76,7 @@ def test_sampled_worlds_agree_with_the_view(players: int, seed: int) -> None:
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), called=st.sampled_from(["QC", "QH", "CS"]))
 def test_a_called_queen_shows_the_taker_held_every_king(seed: int, called: str) -> None:
-    """RULES.md §4.3: a queen is called only by a taker holding the four kings (a cavalier: the
+    """rule book §4.3: a queen is called only by a taker holding the four kings (a cavalier: the
     kings and queens), so a defender's worlds put the kings in the taker's hand: none fails."""
     rng = random.Random(seed)
     ladder = held_for_call(parse_card(called))
@@ -131,7 +131,7 @@ FILLED_VARIANTS = [
 def test_a_filled_world_is_the_replayed_world(players: int, variant: int, seed: int, noise: float) -> None:
     """A world filled in from a template (``rebuild_like``) is the world the replay of the same
     dealing gives (every field but the record of the actions), and is refused exactly when the
-    replay refuses it (a petit sec dealt: RULES.md §3.3)."""
+    replay refuses it (a petit sec dealt: rule book §3.3)."""
     rng = random.Random(seed)
     rules = rules_for("fft", {**FILLED_VARIANTS[variant], "players": players})
     deal = FrenchDeal.new(rules, dealer=rng.randrange(players), rng=rng)
@@ -165,7 +165,7 @@ def test_a_filled_world_is_the_replayed_world(players: int, variant: int, seed: 
 
 
 def test_no_filled_worlds_where_the_layout_misses_a_duty() -> None:
-    """A petit imprenable, or the Excuse due before the last trick (RULES.md §7 V3, §3.8 step 1): each world
+    """A petit imprenable, or the Excuse due before the last trick (rule book §7 V3, §3.8 step 1): each world
     is replayed."""
     for options in ({"petit_sec_rule": "petit_imprenable"}, {"excuse_last_trick": "must_play_before_last"}):
         deal = FrenchDeal.new(rules_for("fft", {**options, "players": 4}), dealer=0, rng=2)
@@ -236,7 +236,7 @@ def _with_petit_in_play(deal: FrenchDeal, rng: random.Random) -> FrenchDeal:
     multiplied=st.booleans(),
 )
 def test_an_endings_count_scores_as_the_engine(players: int, cards: int, seed: int, multiplied: bool) -> None:
-    """RULES.md §3.12-§3.13: along any line of play the solver's count of an ending (the Petit's
+    """rule book §3.12-§3.13: along any line of play the solver's count of an ending (the Petit's
     capture moving the threshold, petit au bout) is scored by ``ending_position`` as the engine
     scores the deal (petit au bout unmultiplied: nearly), but for what it leaves out: a slam, the Excuse lost in the last trick, and a
     petit au bout that turns the contract's result."""

@@ -296,7 +296,7 @@ SIMULATING = dataclasses.replace(SMALL, simulations=3)
 
 
 def test_simulated_bids_talon_discard_and_game_are_legal_over_whole_games() -> None:
-    """RULES.md §5.2-5.3: the simulated bid, talon half, discard and game are legal actions, and
+    """rule book §5.2-5.3: the simulated bid, talon half, discard and game are legal actions, and
     every kind of decision is simulated (threesomes come without game 2)."""
     simulated: set[str] = set()
     for seed in range(10):
@@ -410,7 +410,7 @@ def _best_line_scores(deal: AustrianDeal) -> tuple[int, list[int]]:
 
 
 def test_solver_values_are_the_engine_scores_at_the_end_of_best_play() -> None:
-    """RULES.md §5.5 counting and §5.7 scoring: a card's solver value is the seat's engine score
+    """rule book §5.5 counting and §5.7 scoring: a card's solver value is the seat's engine score
     at the end of the deal when everyone plays the card points perfectly after it (the points
     already won, the discard and the talon's share included, game 1 and 2, solo and threesome)."""
     checked: set[tuple[str | None, str | None]] = set()

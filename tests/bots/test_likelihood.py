@@ -83,7 +83,7 @@ def _first_card_view(seed: int) -> tuple[FrenchDeal, int] | None:
 
 
 def test_worlds_drawn_by_the_bids_give_the_taker_a_bidding_hand() -> None:
-    """RULES.md §3.4 bids read as evidence: after a garde, the taker's sampled hands are stronger
+    """rule book §3.4 bids read as evidence: after a garde, the taker's sampled hands are stronger
     than the plain sampler's, and the worlds still show the seat exactly its view."""
     found = None
     for seed in range(200):
@@ -233,7 +233,7 @@ def _start_hands(layout: Layout, dealt: list[int]) -> list[int]:
 def test_the_compiled_judge_judges_plays_as_the_replay_does(players: int, seed: int) -> None:
     """Inference by plays, compiled: the kernel replaying the card history from a world's hands
     at the start of the card play counts the plays judged, the misses (the weight) and the first
-    miss exactly as the Python replay does (RULES.md §3.8 included: in 5 players the first lead
+    miss exactly as the Python replay does (rule book §3.8 included: in 5 players the first lead
     is not of the called suit)."""
     compared = 0
     for deal, seat in _mid_play_views(players, seed)[:3]:
@@ -257,7 +257,7 @@ def test_the_compiled_judge_judges_plays_as_the_replay_does(players: int, seed: 
 
 @needs_kernel
 def test_the_compiled_judge_refuses_a_play_against_the_rules() -> None:
-    """A card history that breaks RULES.md §3.8 in a world (a 5-player first lead in the called
+    """A card history that breaks rule book §3.8 in a world (a 5-player first lead in the called
     suit, or a card the seat does not hold there) is no world of the view: -1 misses."""
     refused = 0
     for seed in range(12):

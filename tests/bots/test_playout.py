@@ -198,7 +198,7 @@ def _petit_sec_deal(rules: Rules, rng: random.Random) -> FrenchDeal:
     noise=st.sampled_from([0.0, 0.5]),
 )
 def test_petit_imprenable(players: int, timing: str, seed: int, steps: int, noise: float) -> None:
-    """A petit imprenable (RULES.md §7 V3) plays like the Excuse for the engine; the rules bot's
+    """A petit imprenable (rule book §7 V3) plays like the Excuse for the engine; the rules bot's
     table does not know it, and the fast driver must not either. While there is one (the taker
     may have taken it with the chien) the deal is not the compiled card play's: ``finish`` plays
     it in Python."""
@@ -258,7 +258,7 @@ needs_kernel = pytest.mark.skipif(
 
 @needs_kernel
 def test_the_kernel_is_there() -> None:
-    """RULES.md §3.8-§3.9 card play, compiled: numba imports, and the kernel plays 3 to 5 players
+    """rule book §3.8-§3.9 card play, compiled: numba imports, and the kernel plays 3 to 5 players
     once every seat's declarations are made (the dead-player table's deals stay in Python)."""
     assert kernel.AVAILABLE
     bot = RulesBot()
@@ -342,7 +342,7 @@ def test_the_expert_decides_alike_with_and_without_the_kernel(monkeypatch: pytes
 def test_the_kernel_s_legal_cards_are_the_engine_s_3_8(
     players: int, variant: int, seed: int, cards: int, noise: float
 ) -> None:
-    """RULES.md §3.8, compiled: replaying the card play so far and then any card of the hand, the
+    """rule book §3.8, compiled: replaying the card play so far and then any card of the hand, the
     kernel refuses that card (-1 misses) exactly when the engine's ``legal_play_mask`` does
     (follow, trump, over-trump, the Excuse, the 5-player first lead, the Excuse due before the
     last trick); random cards reach the rarer duties."""
@@ -375,7 +375,7 @@ def test_the_kernel_s_legal_cards_are_the_engine_s_3_8(
 def test_the_kernel_s_excuse_exchange_card_is_the_engine_s_3_9(
     cards: set[int], dense: bool, any_card: bool
 ) -> None:
-    """RULES.md §3.9, compiled: the card a side hands over for its Excuse, from any won pile (a few
+    """rule book §3.9, compiled: the card a side hands over for its Excuse, from any won pile (a few
     cards, or all but a few; the Excuse itself left out, as the engine leaves it out), under both
     ``excuse_exchange_card`` rules."""
     won = sum(1 << c for c in cards)

@@ -1,4 +1,4 @@
-"""RULES.md §1.1: the 78-card pack, card points, notation and CardSet."""
+"""rule book §1.1: the 78-card pack, card points, notation and CardSet."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_bouts_are_21_petit_and_excuse_1_1() -> None:
 
 
 def test_worked_count_of_a_taker_pile_1_1() -> None:
-    # RULES.md §1.1: K♠ K♥ 21 Excuse D♦ C♣ V♥ and 15 low cards make 33 points, 2 bouts.
+    # rule book §1.1: K♠ K♥ 21 Excuse D♦ C♣ V♥ and 15 low cards make 33 points, 2 bouts.
     pile = CardSet.parse("KS KH T21 EX QD CC JH 1S 2S 3S 4S 5S 6S 7S 8S 9S 10S 1H 2H 3H 4H 5H")
     assert len(pile) == 22
     assert pile.points() == 33

@@ -1,4 +1,4 @@
-"""RULES.md §4.4 and §5 through the command line: the 2-player game and Austrian Tarock are
+"""rule book §4.4 and §5 through the command line: the 2-player game and Austrian Tarock are
 simulated, played, recorded and replayed like French Tarot for 3 to 5 players."""
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def test_illegal_answers_are_refused_and_the_prompt_repeats(atout: Any) -> None:
     result = atout("play", "--seed", "1", input=answers())
     out = result.stdout
     assert "Not allowed: " in out
-    assert re.search(r"Not allowed: play \w+: you do not hold \w+ \(RULES\.md §3\.8", out)
+    assert re.search(r"Not allowed: play \w+: you do not hold \w+ \(rule book §3\.8", out)
     # every refusal is followed by the same prompt again
     assert out.count("Your card") > 18
     assert "You play " in out

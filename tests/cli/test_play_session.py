@@ -53,7 +53,7 @@ def totals(line_start: str, out: str) -> list[int]:
 def test_a_session_asks_for_another_deal_and_the_dealer_rotates(atout: Any) -> None:
     out = atout("play", "--seed", str(ALL_PASS_SEED), "--bot", "rules", input="pass\n\npass\nn\n").stdout
     assert out.count("Another deal? [Y/n]") == 2
-    assert "Deal 1: Seat 3 deals." in out and "Deal 2: You deal." in out  # to the right (RULES.md §3.1)
+    assert "Deal 1: Seat 3 deals." in out and "Deal 2: You deal." in out  # to the right (rule book §3.1)
     assert "Totals after 1 deal: You +0" in out
     assert "Session totals after 2 deals: You +0, Seat 1 +0, Seat 2 +0, Seat 3 +0" in out
 
@@ -251,7 +251,7 @@ def test_two_player_game_speaks_of_you_and_of_bouts_in_the_plural(atout: Any) ->
     assert points and points.group(1).startswith("You ")
     refusals = re.findall(r"Not allowed: (.*)", out)
     assert refusals and not any("seat 0" in r or "his hand" in r for r in refusals)
-    assert any("is not in your hand or on a pile top" in r for r in refusals)
+    assert any("a card of your hand or a face-up pile top" in r for r in refusals)
     assert "bout(s)" not in out and "(1 bouts)" not in out and "1 bouts" not in out
     assert re.search(r"^You: [\d.]+ points with (no bout|1 bout|\d bouts); needed \d+", out, re.M)
 

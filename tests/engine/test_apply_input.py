@@ -1,5 +1,5 @@
 """Actions carry their game: ``apply`` takes only an ``int`` or this game's action class, in
-range, and refuses anything else with IllegalActionError, leaving the deal unchanged (RULES.md
+range, and refuses anything else with IllegalActionError, leaving the deal unchanged (rule book
 §3, §4.4 and §5 decisions; the engine standard on illegal actions)."""
 
 from __future__ import annotations

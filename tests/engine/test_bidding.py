@@ -1,4 +1,4 @@
-"""RULES.md §3.3 petit sec and §3.4 bidding."""
+"""rule book §3.3 petit sec and §3.4 bidding."""
 
 from __future__ import annotations
 

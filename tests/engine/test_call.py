@@ -1,4 +1,4 @@
-"""RULES.md §4.3: the five-player called king."""
+"""rule book §4.3: the five-player called king."""
 
 from __future__ import annotations
 

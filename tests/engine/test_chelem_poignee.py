@@ -1,4 +1,4 @@
-"""RULES.md §3.6 the chelem announcement and §3.7 the poignée."""
+"""rule book §3.6 the chelem announcement and §3.7 the poignée."""
 
 from __future__ import annotations
 

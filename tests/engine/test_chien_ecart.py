@@ -1,4 +1,4 @@
-"""RULES.md §3.5: the chien shown, the écart and its restrictions, and §3.10 who counts the chien."""
+"""rule book §3.5: the chien shown, the écart and its restrictions, and §3.10 who counts the chien."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §3.10-§3.14 and §4: piles, half points and the share-out, as the engine plays them."""
+"""rule book §3.10-§3.14 and §4: piles, half points and the share-out, as the engine plays them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §4.3 mode B: five at the table, the dealer dead, the others play a 4-player deal."""
+"""rule book §4.3 mode B: five at the table, the dealer dead, the others play a 4-player deal."""
 
 from __future__ import annotations
 

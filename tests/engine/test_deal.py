@@ -1,4 +1,4 @@
-"""RULES.md §3.1-§3.2 and §2: shuffle and deal."""
+"""rule book §3.1-§3.2 and §2: shuffle and deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §3.9: the Excuse: kept against a low card, deferred debts, the last trick, variants."""
+"""rule book §3.9: the Excuse: kept against a low card, deferred debts, the last trick, variants."""
 
 from __future__ import annotations
 

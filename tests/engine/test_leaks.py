@@ -37,7 +37,7 @@ def no_leaks(deal: Deal) -> None:
 # ---------------------------------------------------------------- 1. the chien during the call
 @pytest.mark.parametrize("contract", ["petite", "pousse", "garde"])
 def test_five_player_chien_hidden_during_call(contract: str) -> None:
-    """RULES.md §4.3: the taker calls before the chien is turned; nobody sees it before."""
+    """rule book §4.3: the taker calls before the chien is turned; nobody sees it before."""
     deal = run(build_deal(5, bid_pousse=True), contract, "pass", "pass", "pass", "pass")
     assert deal.phase is Phase.CALL
     assert [deal.view(s).chien for s in range(5)] == [None] * 5
@@ -49,7 +49,7 @@ def test_five_player_chien_hidden_during_call(contract: str) -> None:
 
 # ---------------------------------------------------------------- 2. private decisions
 def test_pending_poignee_hidden_from_other_seats() -> None:
-    """RULES.md §3.7: a poignée is weighed in secret; the others see seat 0 to play."""
+    """rule book §3.7: a poignée is weighed in secret; the others see seat 0 to play."""
     deal = run(build_deal(4, hands={0: POIGNEE}), "pass", "garde_sans", "pass", "pass", "no_chelem")
     assert deal.phase is Phase.POIGNEE and deal.current_player == 0
     assert deal.view(0).phase == "poignee"
@@ -60,7 +60,7 @@ def test_pending_poignee_hidden_from_other_seats() -> None:
 
 
 def test_pending_misere_hidden_from_other_seats() -> None:
-    """RULES.md §7 V5: a misère is weighed in secret, like a poignée."""
+    """rule book §7 V5: a misère is weighed in secret, like a poignée."""
     deal = build_deal(4, hands={0: NO_TRUMPS}, misere_bonus=10)
     run(deal, "pass", "garde_sans", "pass", "pass", "no_chelem")
     assert deal.phase is Phase.MISERE and deal.current_player == 0
@@ -70,7 +70,7 @@ def test_pending_misere_hidden_from_other_seats() -> None:
 
 
 def test_dead_player_sees_no_pending_poignee() -> None:
-    """RULES.md §4.3 mode B, §3.7: the dead player sees only what is public."""
+    """rule book §4.3 mode B, §3.7: the dead player sees only what is public."""
     inner = build_deal(4, hands={0: POIGNEE})
     rules = Rules(players=5, five_player_mode="dead_player")
     deal = DeadPlayerDeal(rules, 4, [*inner.initial_hands, 0], inner.initial_chien)
@@ -92,7 +92,7 @@ def _seen_before_bidding(deal: FrenchDeal, seat: int) -> list[tuple[str, int]]:
 
 
 def test_excuse_sec_asked_of_every_seat_whatever_the_hands() -> None:
-    """RULES.md §7 V4: whether a seat holds the Excuse sec must not show in the others' views:
+    """rule book §7 V4: whether a seat holds the Excuse sec must not show in the others' views:
     every seat is asked in bidding order, and only a holder may show it."""
     holder = build_deal(4, hands={2: EXCUSE_SEC}, excuse_sec_redeal=True)
     plain = build_deal(4, excuse_sec_redeal=True)
@@ -135,7 +135,7 @@ def _excuse_at_the_last_but_one(deal: FrenchDeal) -> FrenchDeal:
 
 
 def test_excuse_before_last_judged_on_known_sides() -> None:
-    """RULES.md §3.8 step 1 under ``must_play_before_last``: "unless his side has won every
+    """rule book §3.8 step 1 under ``must_play_before_last``: "unless his side has won every
     trick" is judged on the side as the player knows it, never on a hidden partner."""
     deal = build_deal(
         5, hands=LAST_TRICKS, chien="KD CC QC", dealer=4, excuse_last_trick="must_play_before_last"
@@ -149,7 +149,7 @@ def test_excuse_before_last_judged_on_known_sides() -> None:
 
 # ---------------------------------------------------------------- 4. two players: under the piles
 def test_two_player_refusal_names_no_unseen_card() -> None:
-    """RULES.md §4.4: face-down pile cards are unseen, even by their owner; a refusal to play
+    """rule book §4.4: face-down pile cards are unseen, even by their owner; a refusal to play
     one must read as the refusal of any other unseen card."""
     deal = new_deal(Rules(players=2), dealer=0, rng=3)
     assert isinstance(deal, TwoPlayerDeal)
@@ -179,7 +179,7 @@ def test_two_player_refusal_names_no_unseen_card() -> None:
     ],
 )
 def test_cancelled_deal_keeps_the_chien_hidden(name: str, make: object) -> None:
-    """RULES.md §3.3-§3.5: a cancelled deal never turns the chien; only a played deal's count
+    """rule book §3.3-§3.5: a cancelled deal never turns the chien; only a played deal's count
     opens it."""
     deal = make()  # type: ignore[operator]
     assert deal.is_over() and deal.summary is None, name

@@ -1,4 +1,4 @@
-"""RULES.md §3.8: the legal-move algorithm, trick winners and who leads."""
+"""rule book §3.8: the legal-move algorithm, trick winners and who leads."""
 
 from __future__ import annotations
 

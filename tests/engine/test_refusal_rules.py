@@ -1,4 +1,4 @@
-"""The rule named when a card is refused. RULES.md §3.8 step 4 and §5.4: refusing a plain-suit card when trumps are led and the player
+"""The rule named when a card is refused. rule book §3.8 step 4 and §5.4: refusing a plain-suit card when trumps are led and the player
 holds trumps names the rule "must follow in trumps", not the rule for a void in a plain suit.
 
 Positions are found by playing random legal cards until trumps are led to a player who holds
@@ -40,21 +40,21 @@ def test_must_follow_in_trumps_french(players: int) -> None:
     deal, card = _trumps_led_position(Rules(players=players), "hand")
     with pytest.raises(IllegalActionError) as err:
         deal.apply(card)
-    assert err.value.rule == "RULES.md §3.8 step 4: must follow in trumps"
+    assert err.value.rule == "rule book §3.8 step 4: must follow in trumps"
 
 
 def test_must_follow_in_trumps_two_players() -> None:
     deal, card = _trumps_led_position(Rules(players=2), "available")
     with pytest.raises(IllegalActionError) as err:
         deal.apply(card)
-    assert err.value.rule == "RULES.md §3.8 step 4: must follow in trumps"
+    assert err.value.rule == "rule book §3.8 step 4: must follow in trumps"
 
 
 def test_must_follow_in_trumps_austrian() -> None:
     deal, card = _trumps_led_position(rules_for("tarock"), "hand")
     with pytest.raises(IllegalActionError) as err:
         deal.apply(card)
-    assert err.value.rule == "RULES.md §5.4 follow suit"
+    assert err.value.rule == "rule book §5.4 follow suit"
     assert "must follow in trumps" in str(err.value)
 
 
@@ -73,7 +73,7 @@ def test_a_void_in_a_plain_suit_still_names_must_trump() -> None:
                 if refused and all(SUIT_OF[c] != deal.led_suit for c in plain):
                     with pytest.raises(IllegalActionError) as err:
                         deal.apply(refused[0])
-                    assert err.value.rule == "RULES.md §3.8: must trump when void in the suit led"
+                    assert err.value.rule == "rule book §3.8: must trump when void in the suit led"
                     return
             deal.apply(rng.choice(legal))
     raise AssertionError("no position found")

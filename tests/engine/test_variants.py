@@ -1,4 +1,4 @@
-"""RULES.md §7: the house variants the engine plays, each against the deal without it."""
+"""rule book §7: the house variants the engine plays, each against the deal without it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Austrian Tarock scoring (RULES.md §5.7), worked by hand."""
+"""Austrian Tarock scoring (rule book §5.7), worked by hand."""
 
 from __future__ import annotations
 

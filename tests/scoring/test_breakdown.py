@@ -1,4 +1,4 @@
-"""The score breakdown a front end shows (RULES.md §3.11-§3.14, §5.7): its terms add up to the
+"""The score breakdown a front end shows (rule book §3.11-§3.14, §5.7): its terms add up to the
 per-defender unit and its scores are the scorer's, for every deal."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""French Tarot scoring, 3 to 5 players: cases worked by hand from RULES.md §3.11–§3.14, §4.3 and §7."""
+"""French Tarot scoring, 3 to 5 players: cases worked by hand from rule book §3.11–§3.14, §4.3 and §7."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A long session is scored deal by deal: the memory does not grow with it, the output is the
-same as for a short one (RULES.md §3.14)."""
+same as for a short one (rule book §3.14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Properties over every valid summary (RULES.md §3.14, §5.7): zero-sum rows, positive-only scores."""
+"""Properties over every valid summary (rule book §3.14, §5.7): zero-sum rows, positive-only scores."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def french_rules(draw: st.DrawFn, players: int) -> Rules:
 def _attack_piles(
     players: int, dead: int | None, contract: str, partner: bool, won_by: Side | None
 ) -> st.SearchStrategy[tuple[int, int]]:
-    """(oudlers, half-points) of an attack pile that can end such a deal (RULES.md §3.9-§3.11)."""
+    """(oudlers, half-points) of an attack pile that can end such a deal (rule book §3.9-§3.11)."""
     in_play = 4 if dead is not None else players
     chien = 3 if in_play == 5 else 6
     if won_by is not None:

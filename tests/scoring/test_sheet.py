@@ -1,4 +1,4 @@
-"""The score sheet over a session (RULES.md §3.14)."""
+"""The score sheet over a session (rule book §3.14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The attack's pile must follow from who won the tricks (RULES.md §3.9-§3.11): impossible slams
+"""The attack's pile must follow from who won the tricks (rule book §3.9-§3.11): impossible slams
 are refused naming the field, the FFT count of a slam with the Excuse kept (87) is accepted."""
 
 from __future__ import annotations

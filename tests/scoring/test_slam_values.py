@@ -1,4 +1,4 @@
-"""RULES.md §8 ``slam_values``: the chelem bonuses a table may change (RULES.md §3.13)."""
+"""rule book §8 ``slam_values``: the chelem bonuses a table may change (rule book §3.13)."""
 
 from __future__ import annotations
 

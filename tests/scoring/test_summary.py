@@ -1,4 +1,4 @@
-"""Reading and writing deal summaries (RULES.md §9): every impossible summary is refused by field."""
+"""Reading and writing deal summaries (rule book §9): every impossible summary is refused by field."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two-player French Tarot scoring (RULES.md §4.4), worked by hand."""
+"""Two-player French Tarot scoring (rule book §4.4), worked by hand."""
 
 from __future__ import annotations
 

@@ -208,7 +208,7 @@ def deals_by_seq(record: TableRecord) -> Iterator[tuple[int, Deal]]:
 
 def named_not_located(message: Message) -> int:
     """The cards a message may name without saying where they lie: the 5-player called card,
-    named to all (RULES.md §4.3), and the cards the caller may call."""
+    named to all (rule book §4.3), and the cards the caller may call."""
     view = message.get("view") or {}
     names = [view["called_card"]] if view.get("called_card") else []
     if view.get("phase") == "call":

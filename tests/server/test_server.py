@@ -53,7 +53,7 @@ def seats(
 def test_a_whole_deal_against_bots_in_every_game_leaks_nothing(server: Any, game: dict[str, Any]) -> None:
     """Every game of the engine under every preset kind, played through the websocket to the end
     against bots; the scores are the engine's for the logged deal, and no message names a card
-    its seat may not know (RULES.md: a seat sees its hand and what is public)."""
+    its seat may not know (rule book: a seat sees its hand and what is public)."""
     players = 3 if game["preset"].startswith("tarock") else game["players"]
     created = server.create(**game, seats=seats(players), sit=0)
     client = server.connect(created["table_id"], created["token"], 0)

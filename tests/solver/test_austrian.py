@@ -116,7 +116,7 @@ def test_the_value_is_the_engine_minimax(
     solo_talon: str,
     clockwise: bool,
 ) -> None:
-    """RULES.md §5.4 play (follow, trump, over-trump under the option), §5.5 counting (Σ − 2 per
+    """rule book §5.4 play (follow, trump, over-trump under the option), §5.5 counting (Σ − 2 per
     trick, J = 2 or 3), §5.3 the talon's share (solo talon to the defenders or the declarer): the
     solver's value plus the points fixed already is the declarer's final count under best play,
     and so is every card's value from ``move_values``."""
@@ -172,7 +172,7 @@ def test_move_values_agree_with_solving_after_each_move(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_position_play_follows_the_engine(seed: int) -> None:
-    """RULES.md §5.4: legal cards and trick winners as the engine's, card by card to the end."""
+    """rule book §5.4: legal cards and trick winners as the engine's, card by card to the end."""
     rng = random.Random(seed)
     deal = random_ending(Rules(game="austrian", players=3, austrian_must_overtrump=seed % 2 == 0), 8, rng)
     pos = AustrianPosition.from_deal(deal)
@@ -187,7 +187,7 @@ def test_position_play_follows_the_engine(seed: int) -> None:
 
 
 def test_the_duty_to_overtrump_binds_the_declarer() -> None:
-    """RULES.md §5.4 over-trump: spades led, a defender trumps with the 10; the declarer, void in
+    """rule book §5.4 over-trump: spades led, a defender trumps with the 10; the declarer, void in
     spades, must beat it with his 12 under ``austrian_must_overtrump`` and so takes the trick
     (5 points) and the last one (1). In game 2 he would rather duck with the 3 when allowed."""
     hands = ["T12 T3", "7C", "8C"]
@@ -202,7 +202,7 @@ def test_the_duty_to_overtrump_binds_the_declarer() -> None:
 
 
 def test_red_pips_rank_1_2_3_4() -> None:
-    """RULES.md §1.2: in hearts and diamonds the 1 is the highest pip and the 4 the lowest."""
+    """rule book §1.2: in hearts and diamonds the 1 is the highest pip and the 4 the lowest."""
     pos = _position(["", "1H", "4H"], ["2H"], 0, 1, maximizing=True)
     assert solve(pos).value == 0  # the 1 of hearts takes the trick for a defender
     pos = _position(["", "4H", "3H"], ["2H"], 0, 1, maximizing=True)

@@ -266,7 +266,7 @@ def petit_value(deal: FrenchDeal, bonus: int, au_bout: int) -> int:
 def test_the_petits_bonuses_match_the_engine(
     players: int, cards: int, seed: int, trick_cards: int, variant: str, bonus: int, au_bout: int
 ) -> None:
-    """RULES.md §3.12-§3.13: with ``petit_bonus`` (the attack's threshold falls when it takes the
+    """rule book §3.12-§3.13: with ``petit_bonus`` (the attack's threshold falls when it takes the
     Petit) and ``petit_au_bout``, the value is the engine's minimax of card points plus them."""
     rng = random.Random(seed)
     deal = give_petit(

@@ -1,4 +1,4 @@
-"""RULES.md §3.9, §3.11-3.13 and §4.4 with 2 players: the Excuse, own piles, the result and the chelem."""
+"""rule book §3.9, §3.11-3.13 and §4.4 with 2 players: the Excuse, own piles, the result and the chelem."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §4.4 and §3.8 with 2 players: the layout, the lead, available cards, legality, turning up."""
+"""rule book §4.4 and §3.8 with 2 players: the layout, the lead, available cards, legality, turning up."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_face_down_pile_cards_cannot_be_played_4_4() -> None:
     deal = build(piles={1: ["2H 3H KC"]})
     with pytest.raises(IllegalActionError) as err:
         run(deal, "3H")
-    assert err.value.rule == "RULES.md §4.4 available cards"
+    assert err.value.rule == "rule book §4.4 available cards"
     with pytest.raises(IllegalActionError) as other:
         run(deal, "KH")  # the opponent's card
     # the same refusal wherever the unseen card lies: it must not tell what is under his piles
@@ -110,7 +110,7 @@ def test_must_follow_suit_with_a_pile_top_3_8_4_4() -> None:
     assert [a.card for a in deal.legal_actions()] == [parse_card("KH")]
     with pytest.raises(IllegalActionError) as err:
         run(deal, "T2")
-    assert err.value.rule == "RULES.md §3.8 step 3: must follow suit"
+    assert err.value.rule == "rule book §3.8 step 3: must follow suit"
 
 
 def test_face_down_cards_do_not_oblige_to_follow_4_4() -> None:
@@ -182,7 +182,7 @@ def test_illegal_action_names_the_rule_and_changes_nothing_4_4() -> None:
     for word in ("T2", "KH", "garde", "chelem", "discard 2H"):
         with pytest.raises(IllegalActionError) as err:
             run(deal, word)
-        assert err.value.rule.startswith(("RULES.md", "actions"))
+        assert err.value.rule.startswith(("rule book", "actions"))
     assert before == (deal.history, deal.hands, deal.tops, deal.trick_cards, deal.events)
 
 

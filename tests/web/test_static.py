@@ -409,7 +409,7 @@ def test_the_table_says_hello_with_its_token_and_acts_on_the_current_seq(browser
                             "seq": 41,
                             "code": "illegal",
                             "message": "no",
-                            "rule": "RULES.md §3.8: must play a higher trump",
+                            "rule": "rule book §3.8: must play a higher trump",
                         }
                     )
                 )

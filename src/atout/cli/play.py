@@ -401,7 +401,7 @@ def _show_table(deal: Game, view: View, console: Console) -> None:
 
 
 def _choosing_display(view: View) -> bool:
-    """Whether the player is choosing the trumps of a poignée (RULES.md §3.7)."""
+    """Whether the player is choosing the trumps of a poignée (rule book §3.7)."""
     return any(str(a) == "show_default" for a in view.legal_actions)
 
 

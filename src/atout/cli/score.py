@@ -1,6 +1,6 @@
 """``atout score``: the score keeper for a real table.
 
-It reads one deal summary (RULES.md §9) or a list of them, a session, and prints each seat's
+It reads one deal summary (rule book §9) or a list of them, a session, and prints each seat's
 score per deal with running totals, or JSON with ``--json``. A saved deal record (docs/records.md)
 is scored by the summary it holds.
 

@@ -1,4 +1,4 @@
-"""Five at the table with a dead player, "le mort" (RULES.md §4.3 mode B,
+"""Five at the table with a dead player, "le mort" (rule book §4.3 mode B,
 ``five_player_mode=dead_player``).
 
 The dealer sits out: he deals to the other four, who play an ordinary 4-player deal

@@ -1,4 +1,4 @@
-"""Shuffling and dealing (RULES.md §3.2), so that a seeded deal is always the same.
+"""Shuffling and dealing (rule book §3.2), so that a seeded deal is always the same.
 
 >>> hands, chien = deal_cards(Rules(), dealer=0, rng=random.Random(7))
 >>> [h.bit_count() for h in hands], chien.bit_count()
@@ -103,7 +103,7 @@ def _mask(cards: list[int]) -> int:
 
 
 def draw_rank(card: int) -> int:
-    """Rank of a card in the draw for the first dealer (RULES.md §3.1): trumps above suits,
+    """Rank of a card in the draw for the first dealer (rule book §3.1): trumps above suits,
     suits by rank with ties broken ♠ > ♥ > ♦ > ♣, so the ♣1 is the lowest card."""
     if card >= PETIT:
         return 100 + card

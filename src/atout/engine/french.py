@@ -1,4 +1,4 @@
-"""One deal of French Tarot for 3, 4 or 5 players, as a state machine (RULES.md §3-§4).
+"""One deal of French Tarot for 3, 4 or 5 players, as a state machine (rule book §3-§4).
 
 deal → petit-sec check → bidding → call (5 players) → chien and écart → chelem
 announcement → poignée declarations and tricks → counting and scoring.
@@ -152,7 +152,7 @@ def check_engine_rules(rules: Rules) -> None:
 
 
 def is_petit_sec(hand: int, rule: str) -> bool:
-    """Whether ``hand`` is a petit sec under the ``petit_sec_rule`` ``rule`` (RULES.md §3.3): the
+    """Whether ``hand`` is a petit sec under the ``petit_sec_rule`` ``rule`` (rule book §3.3): the
     Petit its only trump, and no Excuse unless the rule ignores it."""
     return hand & TRUMPS_MASK == PETIT_MASK and (
         rule == "only_trump_ignoring_excuse" or not hand & EXCUSE_MASK
@@ -409,7 +409,7 @@ class FrenchDeal:
         return action in self.legal_actions()
 
     def legal_play_mask(self) -> int:
-        """Mask of the cards the current player may play (RULES.md §3.8); 0 outside card play."""
+        """Mask of the cards the current player may play (rule book §3.8); 0 outside card play."""
         if self._legal >= 0:
             return self._legal
         if self.phase is not _PLAY:
@@ -437,7 +437,7 @@ class FrenchDeal:
         return legal
 
     def _first_lead_mask(self, hand: int) -> int:
-        # RULES.md §3.8 step 2: in 5 players the first card of the deal may not be of the
+        # rule book §3.8 step 2: in 5 players the first card of the deal may not be of the
         # called suit, unless it is the called card itself.
         called_suit = SUIT_MASKS[SUIT_OF[self.called_card]] & ~BIT[self.called_card]
         allowed = hand & ~called_suit
@@ -461,12 +461,12 @@ class FrenchDeal:
         return all(w in known for w in self.trick_winners)
 
     def _biddable(self) -> list[int]:
-        # RULES.md §3.4: each bid must be higher than the highest so far.
+        # rule book §3.4: each bid must be higher than the highest so far.
         highest = self._highest_bid
         return [i for i in self._contract_ids if i > highest]
 
     def _callable_mask(self) -> int:
-        # RULES.md §4.3 step 3: any king; any queen with all four kings; any cavalier with all
+        # rule book §4.3 step 3: any king; any queen with all four kings; any cavalier with all
         # kings and queens; any valet with all kings, queens and cavaliers (FFT fallback).
         hand = self.hands[self.taker]
         ladder: tuple[int, ...] = (KINGS_MASK, QUEENS_MASK, CAVALIERS_MASK, JACKS_MASK)
@@ -480,7 +480,7 @@ class FrenchDeal:
         return callable_cards
 
     def _discard_mask(self) -> int:
-        # RULES.md §3.5: never a king or a bout; trumps 2-20 only when too few other cards remain.
+        # rule book §3.5: never a king or a bout; trumps 2-20 only when too few other cards remain.
         hand = self.hands[self.taker]
         suits = hand & _DISCARDABLE_SUITS
         if suits.bit_count() >= self.discards_left:
@@ -618,7 +618,7 @@ class FrenchDeal:
         return parse_action(text, _CARD_VERB.get(self.phase, "play"))
 
     def _check_petit_sec(self) -> None:
-        # RULES.md §3.3: a hand whose only trump is the Petit (and, under FFT, no Excuse) cancels the deal.
+        # rule book §3.3: a hand whose only trump is the Petit (and, under FFT, no Excuse) cancels the deal.
         # Under petit_imprenable (§7 V3) the same hand instead makes the Petit play like the Excuse.
         rule = self.rules.petit_sec_rule
         for i in range(self.n):
@@ -839,7 +839,7 @@ class FrenchDeal:
             last = self.trick_no == self.n_tricks - 1
             owner = seats[cards.index(EXCUSE)]
             if last and cards[0] == EXCUSE and self._side_won_all(owner):
-                # RULES.md §3.9 slam exception: the Excuse led to the last trick wins it.
+                # rule book §3.9 slam exception: the Excuse led to the last trick wins it.
                 winner = owner
                 self._excuse_won_last = True
             elif owner != winner and not last:
@@ -894,7 +894,7 @@ class FrenchDeal:
             self._settle_debts(final=True)
         taker, partner, winners = self.taker, self.partner, self.trick_winners
         attack_pile = self.attack_pile()
-        # petit au bout (RULES.md §3.13): the Petit in the last trick, or in the penultimate
+        # petit au bout (rule book §3.13): the Petit in the last trick, or in the penultimate
         # one when the Excuse won the last trick of a slam (§3.9)
         pab_seat = -1
         if self._imprenable >= 0:
@@ -975,7 +975,7 @@ class FrenchDeal:
 
     @property
     def summary(self) -> FrenchSummary | None:
-        """The deal summary (RULES.md §9) once played; ``None`` before or if cancelled."""
+        """The deal summary (rule book §9) once played; ``None`` before or if cancelled."""
         return self._summary
 
     def attack_pile(self) -> int:
@@ -991,12 +991,12 @@ class FrenchDeal:
 
     @property
     def excuse_debts(self) -> tuple[tuple[int, int], ...]:
-        """The Excuse's exchanges not yet settled: ``(owner, trick winner)`` (RULES.md §3.9)."""
+        """The Excuse's exchanges not yet settled: ``(owner, trick winner)`` (rule book §3.9)."""
         return tuple(self._debts)
 
     @property
     def petit_imprenable_seat(self) -> int:
-        """The seat holding a petit imprenable (RULES.md §7 V3), or -1."""
+        """The seat holding a petit imprenable (rule book §7 V3), or -1."""
         return self._imprenable
 
     @property
@@ -1077,7 +1077,7 @@ class FrenchDeal:
             return IllegalActionError("actions", f"{action!r} is not an action")
         who = f"seat {self.current_player}"
         if phase is _END:
-            return IllegalActionError("RULES.md §3.13", f"{name}: the deal is over")
+            return IllegalActionError("rule book §3.13", f"{name}: the deal is over")
         kind = ACTIONS[action].kind.name.lower()
         wanted = {
             _BIDDING: "bid",
@@ -1093,58 +1093,58 @@ class FrenchDeal:
             wanted = "show"
         if kind != wanted:
             return IllegalActionError(
-                f"RULES.md §3 order of play ({phase.value})",
+                f"rule book §3 order of play ({phase.value})",
                 f"{name} by {who}: it is the {phase.value} phase, {who} must {wanted}",
             )
         card = ACTIONS[action].card
         if phase is _BIDDING:
             return IllegalActionError(
-                "RULES.md §3.4 bidding",
+                "rule book §3.4 bidding",
                 f"{name} by {who}: a bid must be higher than the highest bid so far"
                 + (" (petite is not played: no_petite)" if name == "petite" and self.rules.no_petite else "")
                 + (" (pousse needs bid_pousse)" if name == "pousse" and not self.rules.bid_pousse else ""),
             )
         if phase is _CALL:
             return IllegalActionError(
-                "RULES.md §4.3 the call",
+                "rule book §4.3 the call",
                 f"{name}: call a king (a queen only with all four kings, then a cavalier, then a valet)",
             )
         if phase is _POIGNEE and self._show_level:
             return IllegalActionError(
-                "RULES.md §3.7 poignée",
+                "rule book §3.7 poignée",
                 f"{name} by {who}: a poignée shows trumps of one's own hand (or face up in one's écart), "
                 "each once",
             )
         if phase is _POIGNEE:
             return IllegalActionError(
-                "RULES.md §3.7 poignée", f"{name} by {who}: not enough trumps for that poignée"
+                "rule book §3.7 poignée", f"{name} by {who}: not enough trumps for that poignée"
             )
         if phase is _CHELEM:
             return IllegalActionError(
-                "RULES.md §7 V6 partial slam",
+                "rule book §7 V6 partial slam",
                 f"{name}: a partial slam is announced only with the partial_slam option",
             )
         if phase is _MISERE:
             return IllegalActionError(
-                "RULES.md §7 V5 misère", f"{name} by {who}: the hand does not qualify for that misère"
+                "rule book §7 V5 misère", f"{name} by {who}: the hand does not qualify for that misère"
             )
         if phase is _EXCUSE_SEC:
             return IllegalActionError(
-                "RULES.md §7 V4 Excuse sec",
+                "rule book §7 V4 Excuse sec",
                 f"{name} by {who}: only a hand whose one trump is the Excuse may cancel the deal",
             )
         assert card is not None, phase
         hand = self.hands[self.current_player]
         if not hand >> card & 1:
-            rule = "RULES.md §3.5 écart" if phase is _DISCARD else "RULES.md §3.8 play from one's hand"
+            rule = "rule book §3.5 écart" if phase is _DISCARD else "rule book §3.8 play from one's hand"
             return IllegalActionError(rule, f"{name}: {who} does not hold {card_name(card)}")
         if phase is _DISCARD:
             if BIT[card] & KINGS_MASK or card in (PETIT, EXCUSE, PETIT + 20):
                 return IllegalActionError(
-                    "RULES.md §3.5 écart", f"{name}: a king or a bout may never be discarded"
+                    "rule book §3.5 écart", f"{name}: a king or a bout may never be discarded"
                 )
             return IllegalActionError(
-                "RULES.md §3.5 écart",
+                "rule book §3.5 écart",
                 f"{name}: a trump may be discarded only when too few other cards remain",
             )
         return IllegalActionError(self._play_rule(card), f"{name} by {who} is not allowed")
@@ -1152,16 +1152,16 @@ class FrenchDeal:
     def _play_rule(self, card: int) -> str:
         hand = self.hands[self.current_player]
         if self.legal_play_mask() == EXCUSE_MASK and card != EXCUSE:
-            return "RULES.md §3.8 step 1: the Excuse must be played before the last trick"
+            return "rule book §3.8 step 1: the Excuse must be played before the last trick"
         if self.led_suit < 0:
-            return "RULES.md §3.8 step 2: the first lead may not be in the called suit (5 players)"
+            return "rule book §3.8 step 2: the first lead may not be in the called suit (5 players)"
         if self.led_suit != TRUMP and hand & SUIT_MASKS[self.led_suit]:
-            return "RULES.md §3.8 step 3: must follow suit"
+            return "rule book §3.8 step 3: must follow suit"
         if SUIT_OF[card] == TRUMP:
-            return "RULES.md §3.8: must play a trump higher than the highest trump in the trick"
+            return "rule book §3.8: must play a trump higher than the highest trump in the trick"
         if self.led_suit == TRUMP:
-            return "RULES.md §3.8 step 4: must follow in trumps"
-        return "RULES.md §3.8: must trump when void in the suit led"
+            return "rule book §3.8 step 4: must follow in trumps"
+        return "rule book §3.8: must trump when void in the suit led"
 
 
 _LIST_SLOTS = (
@@ -1213,7 +1213,7 @@ def _actions_of(mask: int, table: tuple[Action, ...], first_card: int = 0) -> li
 
 
 def excuse_exchange_card(won: int, rule: str = "low") -> int:
-    """The card a side hands over for its Excuse (RULES.md §3.9), or -1 if it has none yet.
+    """The card a side hands over for its Excuse (rule book §3.9), or -1 if it has none yet.
 
     ``low``: the lowest trump 2-20, else the lowest half-point suit card (suits ♠ ♥ ♦ ♣).
     ``any_won_card``: the lowest-valued won card, whatever its value.

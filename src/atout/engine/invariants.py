@@ -48,7 +48,7 @@ def broken_invariants(deal: FrenchDeal | TwoPlayerDeal) -> list[str]:
 
 
 def _two_player_problems(deal: TwoPlayerDeal) -> list[str]:
-    """The same checks for a 2-player deal (RULES.md §4.4): 39 tricks of 2 cards use up every
+    """The same checks for a 2-player deal (rule book §4.4): 39 tricks of 2 cards use up every
     hand and pile, and each player's own pile is what the summary counts."""
     problems: list[str] = []
     scores = deal.scores()

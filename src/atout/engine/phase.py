@@ -1,4 +1,4 @@
-"""The stage of a deal, one enum for every game (RULES.md §3-§5).
+"""The stage of a deal, one enum for every game (rule book §3-§5).
 
 French Tarot uses EXCUSE_SEC, BIDDING, CALL, DISCARD, CHELEM, MISERE, POIGNEE, PLAY and END
 (the 2-player game only CHELEM, PLAY and END); Austrian Tarock uses BIDDING, TALON, DISCARD,

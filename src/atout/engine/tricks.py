@@ -1,4 +1,4 @@
-"""Trick rules shared by every French game: what may be played, and who wins (RULES.md §3.8).
+"""Trick rules shared by every French game: what may be played, and who wins (rule book §3.8).
 
 A trick is described by its led suit (``-1`` while only the Excuse, or nothing, has been
 played) and the mask of the cards already in it. Higher bits are higher cards.
@@ -20,7 +20,7 @@ from atout.cards import EXCUSE_MASK, SUIT_MASKS, TRUMP, TRUMPS_MASK
 
 
 def legal_cards(hand: int, led_suit: int, trick: int) -> int:
-    """The cards of ``hand`` that may be played to a trick (RULES.md §3.8 steps 1-4).
+    """The cards of ``hand`` that may be played to a trick (rule book §3.8 steps 1-4).
 
     The Excuse is always legal. With no suit led, any card. Otherwise follow the suit led;
     failing that, trump; and whenever a trump is played, beat the highest trump in the

@@ -1,4 +1,4 @@
-"""One deal of 2-player French Tarot, as a state machine (RULES.md §4.4).
+"""One deal of 2-player French Tarot, as a state machine (rule book §4.4).
 
 Each player has 21 cards in hand and 6 piles of 3 cards in front of him, the top card
 of each pile face up. There is no bidding, chien, écart, petit-sec check or poignée: the
@@ -105,7 +105,7 @@ def check_two_player_rules(rules: Rules) -> None:
 
 
 def deal_layout(deck: Sequence[int], dealer: int) -> tuple[list[int], Piles]:
-    """Deal an ordered pack (top card first) as RULES.md §4.4 says: the hands and the piles.
+    """Deal an ordered pack (top card first) as rule book §4.4 says: the hands and the piles.
 
     Three layers of piles, dealt singly: 3 pile bases to the opponent, 3 to the dealer,
     3 more to the opponent, 3 more to the dealer; the second layer the same (face down),
@@ -317,7 +317,7 @@ class TwoPlayerDeal:
         return self.hands[seat] | self.tops[seat]
 
     def legal_play_mask(self) -> int:
-        """Mask of the cards the current player may play (RULES.md §3.8 over §4.4's available cards)."""
+        """Mask of the cards the current player may play (rule book §3.8 over §4.4's available cards)."""
         if self.phase is not _PLAY:
             return 0
         seat = self.current_player
@@ -392,7 +392,7 @@ class TwoPlayerDeal:
         return str(ACTIONS[action])
 
     def _decide_chelem(self, announced: bool) -> None:
-        # RULES.md §3.6 with no taker: the non-dealer decides first, the dealer only if he declined.
+        # rule book §3.6 with no taker: the non-dealer decides first, the dealer only if he declined.
         seat = self.current_player
         self._log.append(ChelemDecided(seat, announced))
         if announced:
@@ -517,7 +517,7 @@ class TwoPlayerDeal:
 
     @property
     def summary(self) -> TwoPlayerSummary | None:
-        """The deal summary (RULES.md §9) once played, ``None`` before. Its points are the
+        """The deal summary (rule book §9) once played, ``None`` before. Its points are the
         piles' card points; when an unpaid Excuse debt leaves both players half a point short,
         that half point is counted to the creditor (an ``excuse_unpaid`` event says so)."""
         return self._summary
@@ -564,19 +564,19 @@ class TwoPlayerDeal:
         act = ACTIONS[action]
         who = f"seat {self.current_player}"
         if self.phase is _END:
-            return IllegalActionError("RULES.md §4.4", f"{act}: the deal is over")
+            return IllegalActionError("rule book §4.4", f"{act}: the deal is over")
         if act.kind not in (ActionKind.PLAY, ActionKind.CHELEM):
             return IllegalActionError(
-                "RULES.md §4.4 no bidding, chien, écart or poignée", f"{act}: not part of the 2-player game"
+                "rule book §4.4 no bidding, chien, écart or poignée", f"{act}: not part of the 2-player game"
             )
         if self.phase is _CHELEM:
             return IllegalActionError(
-                "RULES.md §4.4 and §3.6 chelem announcement",
+                "rule book §4.4 and §3.6 chelem announcement",
                 f"{act} by {who}: first announce a chelem or not",
             )
         if act.kind is ActionKind.CHELEM:
             return IllegalActionError(
-                "RULES.md §3.6 chelem announcement",
+                "rule book §3.6 chelem announcement",
                 f"{act} by {who}: a chelem is announced before the first card, with two_player_chelem",
             )
         card = action
@@ -584,7 +584,7 @@ class TwoPlayerDeal:
         if not self.available(seat) >> card & 1:
             # the same words wherever the card lies: under his own pile or elsewhere, unseen
             return IllegalActionError(
-                "RULES.md §4.4 available cards",
+                "rule book §4.4 available cards",
                 f"{act} by {who}: only a card of his hand or a face-up pile top may be played",
             )
         return IllegalActionError(self._play_rule(card), f"{act} by {who} is not allowed")
@@ -592,14 +592,14 @@ class TwoPlayerDeal:
     def _play_rule(self, card: int) -> str:
         available = self.available(self.current_player)
         if self.legal_play_mask() == EXCUSE_MASK and card != EXCUSE:
-            return "RULES.md §3.8 step 1: the Excuse must be played before the last trick"
+            return "rule book §3.8 step 1: the Excuse must be played before the last trick"
         if 0 <= self.led_suit != TRUMP and available & SUIT_MASKS[self.led_suit]:
-            return "RULES.md §3.8 step 3: must follow suit"
+            return "rule book §3.8 step 3: must follow suit"
         if SUIT_OF[card] == TRUMP:
-            return "RULES.md §3.8: must play a trump higher than the highest trump in the trick"
+            return "rule book §3.8: must play a trump higher than the highest trump in the trick"
         if self.led_suit == TRUMP:
-            return "RULES.md §3.8 step 4: must follow in trumps"
-        return "RULES.md §3.8: must trump when void in the suit led"
+            return "rule book §3.8 step 4: must follow in trumps"
+        return "rule book §3.8: must trump when void in the suit led"
 
 
 # ---------------------------------------------------------------------- dealt layouts

@@ -1,4 +1,4 @@
-"""Austrian Tarock scoring as implemented in RULES.md §5.7 (seed 001 with the labels un-swapped).
+"""Austrian Tarock scoring as implemented in rule book §5.7 (seed 001 with the labels un-swapped).
 
 >>> from atout.scoring.summary import parse_summary
 >>> score_austrian(parse_summary({"game": "austrian", "players": 3, "declarer": 0, "bid": "threesome",

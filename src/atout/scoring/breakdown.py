@@ -1,4 +1,4 @@
-"""How a deal's score is made up, term by term, for a front end to show (RULES.md §3.11-§3.14, §5.7).
+"""How a deal's score is made up, term by term, for a front end to show (rule book §3.11-§3.14, §5.7).
 
 The terms are those the scoring functions add; the scores are theirs, so a breakdown never
 disagrees with :func:`atout.scoring.score`.

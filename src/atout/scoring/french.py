@@ -1,4 +1,4 @@
-"""French Tarot scoring (RULES.md §3.11–§3.14, §4.3, §4.4, §7 V1 V5 V6 V8).
+"""French Tarot scoring (rule book §3.11–§3.14, §4.3, §4.4, §7 V1 V5 V6 V8).
 
 Every function is pure: a finished deal's summary in, each seat's score change out.
 

@@ -1,6 +1,6 @@
 """Which attack piles (card points, oudlers) can end a French deal, by its slam outcome.
 
-RULES.md §3.9–§3.11 settle what each side holds when one side wins every trick:
+rule book §3.9–§3.11 settle what each side holds when one side wins every trick:
 
 * **the attack's slam**: the attack holds every card but the chien of a garde contre and the
   cards the defence kept by playing them to the attack's tricks (the Excuse; the Petit of a

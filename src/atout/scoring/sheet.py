@@ -1,4 +1,4 @@
-"""A score sheet: one row per deal, one column per seat, with running totals (RULES.md §3.14).
+"""A score sheet: one row per deal, one column per seat, with running totals (rule book §3.14).
 
 Adding a row costs the same however long the session; a sheet made with ``keep_rows=False``
 keeps only the totals, so a session of any length fits in the same memory.

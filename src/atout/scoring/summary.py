@@ -1,4 +1,4 @@
-"""Deal summaries (RULES.md §9): what a score keeper is told once a deal is over.
+"""Deal summaries (rule book §9): what a score keeper is told once a deal is over.
 
 The engine builds a :class:`FrenchSummary` at the end of each deal; a score keeper
 reads one from JSON with :func:`parse_summary`. Scoring functions take summaries only.
@@ -138,7 +138,7 @@ class FrenchSummary:
 
 @dataclass(frozen=True)
 class TwoPlayerSummary:
-    """A finished 2-player French Tarot deal (RULES.md §4.4): each player's own pile.
+    """A finished 2-player French Tarot deal (rule book §4.4): each player's own pile.
 
     ``half_points[i]`` and ``oudlers[i]`` describe seat ``i``'s pile; ``petit_au_bout``
     and the chelem fields are seats.
@@ -162,7 +162,7 @@ class TwoPlayerSummary:
 
 @dataclass(frozen=True)
 class AustrianSummary:
-    """A finished Austrian Tarock deal (RULES.md §5): the declarer's contract and card points."""
+    """A finished Austrian Tarock deal (rule book §5): the declarer's contract and card points."""
 
     rules: Rules
     declarer: int
@@ -183,7 +183,7 @@ Summary: TypeAlias = FrenchSummary | TwoPlayerSummary | AustrianSummary
 
 
 def check_summary(summary: Summary) -> None:
-    """Refuse a summary that cannot happen (RULES.md §9), naming the JSON field at fault."""
+    """Refuse a summary that cannot happen (rule book §9), naming the JSON field at fault."""
     if isinstance(summary, FrenchSummary):
         _check_french(summary)
     elif isinstance(summary, TwoPlayerSummary):
@@ -260,7 +260,7 @@ def _check_partner_and_dead(s: FrenchSummary) -> None:
 
 
 def _check_outcome(s: FrenchSummary) -> None:
-    """The attack's pile must follow from who won the tricks (RULES.md §3.9–§3.11, ``piles``)."""
+    """The attack's pile must follow from who won the tricks (rule book §3.9–§3.11, ``piles``)."""
     in_play = 4 if s.dead is not None else s.players
     chien = 3 if in_play == 5 else 6
     imprenable = s.rules.petit_sec_rule == "petit_imprenable"
@@ -459,7 +459,7 @@ def _check_two_player(s: TwoPlayerSummary) -> None:
 
 
 def two_player_winner(s: TwoPlayerSummary) -> int | None:
-    """The seat that reaches its threshold (RULES.md §4.4), or None if the half point is undecided."""
+    """The seat that reaches its threshold (rule book §4.4), or None if the half point is undecided."""
     reach = [s.half_points[i] >= 2 * s.rules.threshold(s.oudlers[i]) for i in (0, 1)]
     if reach[0] == reach[1]:
         return None
@@ -527,7 +527,7 @@ class _Object:
             if key in allowed:
                 continue
             if kind and key in _ALL_KEYS:
-                raise SummaryError(self.field(str(key)), f"a {kind} summary has no {key} (RULES.md §9)")
+                raise SummaryError(self.field(str(key)), f"a {kind} summary has no {key} (rule book §9)")
             close = difflib.get_close_matches(str(key), allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (expected {', '.join(allowed)})"
             name = str(key) if len(str(key)) <= 40 else _clip(str(key))
@@ -585,7 +585,7 @@ class _Object:
 
 
 def parse_summary(data: object) -> Summary:
-    """Read a deal summary in the JSON format of RULES.md §9 and check that it can happen.
+    """Read a deal summary in the JSON format of rule book §9 and check that it can happen.
 
     Raises :class:`SummaryError` naming the field at fault.
     """
@@ -800,7 +800,7 @@ def _clip(text: str, longest: int = 40) -> str:
 
 
 def summary_to_json(summary: Summary) -> dict[str, Any]:
-    """The summary in the JSON format of RULES.md §9 (``parse_summary`` reads it back equal)."""
+    """The summary in the JSON format of rule book §9 (``parse_summary`` reads it back equal)."""
     if isinstance(summary, FrenchSummary):
         return _french_to_json(summary)
     if isinstance(summary, TwoPlayerSummary):

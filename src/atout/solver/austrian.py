@@ -1,8 +1,8 @@
-"""The exact open-hand solver of Austrian Tarock card play (RULES.md §5.4-§5.5).
+"""The exact open-hand solver of Austrian Tarock card play (rule book §5.4-§5.5).
 
 An :class:`AustrianPosition` is a deal in the card-play phase with every hand open. Its value is
 the card points the declarer's side takes from the remaining tricks, the trick in progress
-included, in the count's unit (each trick adds its three cards' values − 2, RULES.md §1.2), when
+included, in the count's unit (each trick adds its three cards' values − 2, rule book §1.2), when
 the declarer maximises them in game 1 (``36_or_more``) and minimises them in game 2
 (``35_or_less``), and the two defenders, one team, do the opposite. The points already won, the
 discard and the talon are not in it: they are fixed by now.
@@ -78,7 +78,7 @@ RANK: Final = tuple(STRENGTH[c] + (100 if AUSTRIAN_SUIT_OF[c] == TRUMP else 0) f
 
 
 def values_of(jack_value: int) -> tuple[int, ...]:
-    """Each card index's value for the count (RULES.md §1.2)."""
+    """Each card index's value for the count (rule book §1.2)."""
     return tuple(card_value(c, jack_value) for c in range(78))
 
 
@@ -101,9 +101,9 @@ class AustrianPosition:
     order: tuple[tuple[int, int, int], ...]
     """For each leader, the seats of a trick in playing order."""
     must_overtrump: bool = True
-    """``austrian_must_overtrump`` (RULES.md §5.4)."""
+    """``austrian_must_overtrump`` (rule book §5.4)."""
     jack_value: int = 2
-    """``austrian_jack_value`` (RULES.md §1.2)."""
+    """``austrian_jack_value`` (rule book §1.2)."""
 
     @classmethod
     def from_deal(cls, deal: AustrianDeal) -> AustrianPosition:
@@ -151,7 +151,7 @@ class AustrianPosition:
         return (seat == self.declarer) == self.maximizing
 
     def legal_mask(self) -> int:
-        """The cards the player to move may play (RULES.md §5.4, the engine's :func:`legal_cards`)."""
+        """The cards the player to move may play (rule book §5.4, the engine's :func:`legal_cards`)."""
         return legal_cards(self.hands[self.player], self.led_suit, self.trick_mask, self.must_overtrump)
 
     def max_points(self) -> int:
@@ -322,7 +322,7 @@ class AustrianSolver(RootSearch):
             if led < 0:
                 legal = hand
             else:
-                # RULES.md §5.4, as atout.engine.austrian.tricks.legal_cards
+                # rule book §5.4, as atout.engine.austrian.tricks.legal_cards
                 legal = hand & suits[led] if led != 4 else 0
                 if not legal:
                     legal = hand & trumps

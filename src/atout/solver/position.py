@@ -8,7 +8,7 @@ the card play and the attack's final card points depend on:
 * which seats are attack, and the card points the attack holds already (``points``, in
   half-points, counted as :meth:`FrenchDeal.attack_pile`: tricks won, écart, and the
   chien in a garde sans);
-* the Excuse's state (RULES.md §3.9): whether each side has won every trick so far (the
+* the Excuse's state (rule book §3.9): whether each side has won every trick so far (the
   slam exception, and the ``must_play_before_last`` rule), the cheapest card each side
   could hand over for its Excuse, an Excuse exchange still owed, and whether the sides are
   public yet in 5 players (an exchange waits until then);
@@ -106,10 +106,10 @@ class Position:
     """``must_play_before_last``: the Excuse must be played before the last trick (unless slamming)."""
     petit_bonus: int = 0
     """Half-points counted to the attack, beyond the Petit's own, when it wins the trick holding the
-    Petit (its threshold falls, RULES.md §3.12); 0: card points only."""
+    Petit (its threshold falls, rule book §3.12); 0: card points only."""
     petit_au_bout: int = 0
     """Half-points counted to the attack when it wins the last trick holding the Petit, and from it
-    when the defence does (RULES.md §3.13); 0: card points only."""
+    when the defence does (rule book §3.13); 0: card points only."""
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -118,7 +118,7 @@ class Position:
         if deal.phase != "play":
             raise ValueError(f"a position is taken in the play phase, not {deal.phase}")
         if deal._imprenable >= 0:
-            raise ValueError("the petit imprenable variant (RULES.md §7 V3) is not solved")
+            raise ValueError("the petit imprenable variant (rule book §7 V3) is not solved")
         n = deal.n
         attack = tuple(deal.is_attack(s) for s in range(n))
         side_seats = ([s for s in range(n) if attack[s]], [s for s in range(n) if not attack[s]])
@@ -191,7 +191,7 @@ class Position:
         )
 
     def legal_mask(self) -> int:
-        """The cards the player to move may play (RULES.md §3.8, as the engine decides them)."""
+        """The cards the player to move may play (rule book §3.8, as the engine decides them)."""
         return legal_mask(self, self.player, self.hands[self.player], self.led_suit, self.trick_mask)
 
     def is_over(self) -> bool:
@@ -288,7 +288,7 @@ def finisher(
     petit_bonus: int = 0,
     petit_au_bout: int = 0,
 ) -> Finisher:
-    """The end of a trick (RULES.md §3.8-§3.9, as ``FrenchDeal._finish_trick`` does it), as a function of
+    """The end of a trick (rule book §3.8-§3.9, as ``FrenchDeal._finish_trick`` does it), as a function of
     ``(cards, leader, mask, led suit, points of the cards, tricks left, Excuse state)`` returning
     ``(attack's gain in half-points, winner, new Excuse state)``; the gain counts the Petit's
     bonuses (:class:`Position`) when the trick holds it."""

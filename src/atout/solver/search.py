@@ -270,7 +270,7 @@ class Solver(RootSearch):
             elif led < 0:
                 legal = hand
             else:
-                legal = legal_cards(hand, led, tmask)  # RULES.md §3.8
+                legal = legal_cards(hand, led, tmask)  # rule book §3.8
             if not legal & (legal - 1):
                 return [legal.bit_length() - 1]
             body = tmask & ~exc_mask

@@ -1,6 +1,6 @@
 """Sampled worlds for Austrian Tarock: whole deals consistent with what one seat's view shows.
 
-What a seat knows (RULES.md §5, as :class:`~atout.engine.austrian.deal.AustrianDeal` shows it):
+What a seat knows (rule book §5, as :class:`~atout.engine.austrian.deal.AustrianDeal` shows it):
 its own hand, the cards played, the talon halves it has seen (the first half once a threesome is
 declared, the second half only by the declarer who takes it, both under
 ``austrian_talon_mode=free_choice`` or ``austrian_second_half_visible``; a solo's talon stays
@@ -50,7 +50,7 @@ TALON = 3
 DISCARD = 4
 """Place index of the face-down part of the declarer's discard (a defender's view of a threesome)."""
 HIDDEN_DISCARDABLE = PLAIN_SUITS_MASK & AUSTRIAN_DECK_MASK & ~KINGS_MASK
-"""Cards that may lie face down in the discard: plain cards but kings (RULES.md §5.3)."""
+"""Cards that may lie face down in the discard: plain cards but kings (rule book §5.3)."""
 
 
 def trumps_above(card: int) -> int:

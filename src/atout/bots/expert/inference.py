@@ -1,6 +1,6 @@
 """What a French Tarot seat can deduce about the other hands from its view alone.
 
-The play rules (RULES.md §3.8) say a player follows the suit led, else trumps, and over-trumps the
+The play rules (rule book §3.8) say a player follows the suit led, else trumps, and over-trumps the
 highest trump in the trick when able. So each card played that breaks one of those duties shows
 a void, or that the player holds no trump above the trick's highest:
 
@@ -50,7 +50,7 @@ DISCARDABLE_PLAIN = PLAIN_SUITS_MASK & ~KINGS_MASK
 
 
 def held_for_call(called: int | None) -> int:
-    """The cards a 5-player taker held when he called ``called`` (RULES.md §4.3): a king asks
+    """The cards a 5-player taker held when he called ``called`` (rule book §4.3): a king asks
     nothing, a queen every king, a cavalier every king and queen, a valet every king, queen and
     cavalier (none for no call).
 

@@ -451,7 +451,7 @@ def _evaluate(data: Any, script: Any, judging: bool, skip: int, limit: int, out:
                 break
             hp, ht = seats[me, 0], seats[me, 1]
             side_won_all = not (def_won_any if seats[me, 2] else att_won_any)  # the true sides
-            # the legal cards (RULES.md §3.8), then the rules bot's choice
+            # the legal cards (rule book §3.8), then the rules bot's choice
             lp, lt = hp, ht
             if led >= 0:
                 follow = hp & (M14 << (14 * led)) if led < 4 else 0
@@ -581,7 +581,7 @@ def _evaluate(data: Any, script: Any, judging: bool, skip: int, limit: int, out:
                 owner_attack = seats[owner, 2]
                 owner_won_all = not (def_won_any if owner_attack else att_won_any)
                 if last and cards[0] == EXCUSE and owner_won_all:
-                    winner = owner  # RULES.md §3.9 slam exception
+                    winner = owner  # rule book §3.9 slam exception
                     excuse_won_last = True
                 elif owner != winner and not last:
                     won_t &= ~EXC_T  # the Excuse returns to its side, a low card is owed

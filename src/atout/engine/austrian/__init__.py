@@ -1,4 +1,4 @@
-"""Austrian three-player Tarock (RULES.md §1.2, §5): its own game beside French Tarot.
+"""Austrian three-player Tarock (rule book §1.2, §5): its own game beside French Tarot.
 
 ``cards`` (the 54-card pack, ranks and the count in threes), ``actions``, ``tricks`` (follow,
 trump, overtrump; who wins), ``deal`` (the state machine :class:`AustrianDeal`), ``view`` and

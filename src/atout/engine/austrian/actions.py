@@ -1,4 +1,4 @@
-"""Actions of an Austrian Tarock deal (RULES.md §5), as small integers with readable names.
+"""Actions of an Austrian Tarock deal (rule book §5), as small integers with readable names.
 
 Like the French :class:`~atout.engine.actions.Action`, each decision is one ``int`` subclass, so
 actions index tensors and masks directly and still print as words. Card actions keep the

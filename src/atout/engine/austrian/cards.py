@@ -1,4 +1,4 @@
-"""The Austrian Tarock pack (RULES.md §1.2): its 54 cards, their order, values and the count in threes.
+"""The Austrian Tarock pack (rule book §1.2): its 54 cards, their order, values and the count in threes.
 
 Cards keep their French indices (:mod:`atout.cards`). The Excuse's index 77 is Sküs, trump "22",
 the top trump: with it the trumps are the contiguous bits 56-77, so the highest trump of a mask is
@@ -66,7 +66,7 @@ STRENGTH: Final = tuple(_strength(c) for c in range(78))
 
 
 def card_value(card: int, jack_value: int = 2) -> int:
-    """A card's value for the count (RULES.md §1.2): trull and kings 5, Q 4, C 3, J 2 (or 3), blanks 1."""
+    """A card's value for the count (rule book §1.2): trull and kings 5, Q 4, C 3, J 2 (or 3), blanks 1."""
     bit = BIT[card]
     if bit & (TRULL_MASK | KINGS_MASK):
         return 5
@@ -80,7 +80,7 @@ def card_value(card: int, jack_value: int = 2) -> int:
 
 
 def austrian_points(mask: int, jack_value: int = 2) -> int:
-    """Card points of a pile counted in threes: Σ values (blanks 1) − 2 per 3 cards (RULES.md §1.2).
+    """Card points of a pile counted in threes: Σ values (blanks 1) − 2 per 3 cards (rule book §1.2).
 
     Every Tarock pile is a whole number of threes; any other size raises :class:`ValueError`.
     """
@@ -106,7 +106,7 @@ def parse_austrian_card(text: str) -> int:
     word = text.strip().upper()
     card = SKUS if word in _SKUS_WORDS else parse_card(word)
     if not AUSTRIAN_DECK_MASK >> card & 1:
-        raise ValueError(f"{card_name(card)} is not in the Austrian pack (RULES.md §1.2)")
+        raise ValueError(f"{card_name(card)} is not in the Austrian pack (rule book §1.2)")
     return card
 
 
@@ -119,7 +119,7 @@ def shuffled_pack(rng: random.Random) -> list[int]:
 
 
 def deal_pack(pack: list[int], dealer: int, step: int = 1) -> tuple[list[int], tuple[int, int]]:
-    """Deal an ordered pack (RULES.md §5.2): 8 cards to each player from the dealer's right, then 8
+    """Deal an ordered pack (rule book §5.2): 8 cards to each player from the dealer's right, then 8
     more each; the last 6 are the talon, its first three the first half. Returns hands and halves."""
     if sorted(pack) != list(AUSTRIAN_CARDS):
         raise ValueError("a pack must hold each of the 54 Austrian cards once")

@@ -1,4 +1,4 @@
-"""One deal of Austrian three-player Tarock, as a state machine (RULES.md §5, seed 001).
+"""One deal of Austrian three-player Tarock, as a state machine (rule book §5, seed 001).
 
 deal (16 cards each in packets of 8, a talon of two halves) → bidding (pass, threesome, solo;
 all pass cancels the deal) → talon choice and discard (threesome) → game declaration → 16 tricks
@@ -241,7 +241,7 @@ class AustrianDeal:
         return action in self.legal_actions()
 
     def legal_play_mask(self) -> int:
-        """Mask of the cards the current player may play (RULES.md §5.4); 0 outside card play."""
+        """Mask of the cards the current player may play (rule book §5.4); 0 outside card play."""
         if self.phase is not _PLAY:
             return 0
         return legal_cards(
@@ -252,7 +252,7 @@ class AustrianDeal:
         )
 
     def discard_mask(self) -> int:
-        """Mask of the cards the declarer may discard (RULES.md §5.3): no kings, no trull under the option."""
+        """Mask of the cards the declarer may discard (rule book §5.3): no kings, no trull under the option."""
         if self.phase is not _DISCARD:
             return 0
         banned = KINGS_MASK | (TRULL_MASK if self.rules.austrian_forbid_trull_discard else 0)
@@ -273,7 +273,7 @@ class AustrianDeal:
         return 0
 
     def declarer_pile(self) -> int:
-        """The declarer's cards for the count (RULES.md §5.5): won tricks and the discard,
+        """The declarer's cards for the count (rule book §5.5): won tricks and the discard,
         with the talon in a solo under ``austrian_solo_talon=declarer``."""
         if self.declarer < 0:
             return 0
@@ -367,7 +367,7 @@ class AustrianDeal:
             return
         best, declarer = self._highest
         if not best:
-            # RULES.md §5.2: all pass, redeal by the next dealer (austrian_all_pass=redeal)
+            # rule book §5.2: all pass, redeal by the next dealer (austrian_all_pass=redeal)
             self._log.append(AllPassed())
             self._end("all passed; the deal is cancelled and the next dealer deals")
             return
@@ -375,7 +375,7 @@ class AustrianDeal:
         if self.bid == "solo":
             self._before_game()
             return
-        # RULES.md §5.3: the first half is turned up for all; both halves under the options
+        # rule book §5.3: the first half is turned up for all; both halves under the options
         rules = self.rules
         both = rules.austrian_talon_mode == "free_choice" or rules.austrian_second_half_visible
         for half in (1, 2) if both else (1,):
@@ -471,7 +471,7 @@ class AustrianDeal:
 
     @property
     def summary(self) -> AustrianSummary | None:
-        """The deal summary (RULES.md §9) once played; ``None`` before or if cancelled."""
+        """The deal summary (rule book §9) once played; ``None`` before or if cancelled."""
         return self._summary
 
     @property
@@ -522,47 +522,47 @@ class AustrianDeal:
         phase, name, who = self.phase, self.action_name(action), f"seat {self.current_player}"
         if phase is _END:
             if self._summary is None:
-                return IllegalActionError("RULES.md §5.2 all pass", f"{name}: the deal was cancelled")
-            return IllegalActionError("RULES.md §5.4 16 tricks", f"{name}: the deal is over")
+                return IllegalActionError("rule book §5.2 all pass", f"{name}: the deal was cancelled")
+            return IllegalActionError("rule book §5.4 16 tricks", f"{name}: the deal is over")
         kind = {0: "play", 1: "discard", 2: "bid", 3: "choose a talon half", 4: "declare a game"}[
             AUSTRIAN_ACTIONS[action].kind
         ]
         wanted = _WANTED[phase]
         if kind != wanted:
             return IllegalActionError(
-                f"RULES.md §5 order of play ({phase.value})",
+                f"rule book §5 order of play ({phase.value})",
                 f"{name} by {who}: it is the {phase.value} phase, {who} must {wanted}",
             )
         if phase is _BIDDING:
             return IllegalActionError(
-                "RULES.md §5.2 bidding",
+                "rule book §5.2 bidding",
                 f"{name} by {who}: a bid must top the last one (threesome < solo), one chance each",
             )
         card = action % DISCARD_BASE
         hand = self.hands[self.current_player]
         if not hand >> card & 1:
-            rule = "RULES.md §5.3 discard" if phase is _DISCARD else "RULES.md §5.4 play"
+            rule = "rule book §5.3 discard" if phase is _DISCARD else "rule book §5.4 play"
             return IllegalActionError(rule, f"{name}: {who} does not hold {card_name(card)}")
         if phase is _DISCARD:
             if BIT[card] & KINGS_MASK:
-                return IllegalActionError("RULES.md §5.3 discard", f"{name}: kings may not be discarded")
+                return IllegalActionError("rule book §5.3 discard", f"{name}: kings may not be discarded")
             return IllegalActionError(
-                "RULES.md §5.3 discard (austrian_forbid_trull_discard)",
+                "rule book §5.3 discard (austrian_forbid_trull_discard)",
                 f"{name}: the trull (Sküs, 21, Pagat) may not be discarded",
             )
         led = self.led_suit
         if led != TRUMP and hand & SUIT_MASKS[led]:
-            return IllegalActionError("RULES.md §5.4 follow suit", f"{name} by {who}: must follow suit")
+            return IllegalActionError("rule book §5.4 follow suit", f"{name} by {who}: must follow suit")
         if not BIT[card] & AUSTRIAN_TRUMPS_MASK:
             if led == TRUMP:
                 return IllegalActionError(
-                    "RULES.md §5.4 follow suit", f"{name} by {who}: must follow in trumps"
+                    "rule book §5.4 follow suit", f"{name} by {who}: must follow in trumps"
                 )
             return IllegalActionError(
-                "RULES.md §5.4 must trump", f"{name} by {who}: void in the suit led, must trump"
+                "rule book §5.4 must trump", f"{name} by {who}: void in the suit led, must trump"
             )
         return IllegalActionError(
-            "RULES.md §5.4 must overtrump (austrian_must_overtrump)",
+            "rule book §5.4 must overtrump (austrian_must_overtrump)",
             f"{name} by {who}: must beat the trump already in the trick",
         )
 
@@ -591,7 +591,7 @@ def _check_dealt(hands: list[int], talon: list[int]) -> None:
             raise ValueError(f"{field}: must be a card mask")
         if mask & ~AUSTRIAN_DECK_MASK:
             outside = CardSet(mask & ~AUSTRIAN_DECK_MASK)
-            raise ValueError(f"{field}: {outside} not in the Austrian pack (RULES.md §1.2)")
+            raise ValueError(f"{field}: {outside} not in the Austrian pack (rule book §1.2)")
         if mask.bit_count() != size:
             raise ValueError(f"{field}: holds {mask.bit_count()} cards, not {size}")
         if mask & seen:

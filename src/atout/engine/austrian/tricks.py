@@ -1,4 +1,4 @@
-"""Austrian Tarock trick rules (RULES.md §5.4): what may be played, and who wins.
+"""Austrian Tarock trick rules (rule book §5.4): what may be played, and who wins.
 
 A trick is its led suit (``-1`` before the lead; ``TRUMP`` for a trump lead, Sküs included) and
 the mask of its cards. There is no Excuse: Sküs (index 77) is the top trump.
@@ -20,7 +20,7 @@ from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, STRENGTH
 
 
 def legal_cards(hand: int, led_suit: int, trick: int, must_overtrump: bool = True) -> int:
-    """The cards of ``hand`` that may be played (RULES.md §5.4).
+    """The cards of ``hand`` that may be played (rule book §5.4).
 
     Any card may lead. Follow the suit led; failing that, trump; failing that, any card.
     With ``must_overtrump``, a trump played to a trick that already holds a trump must beat
@@ -45,7 +45,7 @@ def legal_cards(hand: int, led_suit: int, trick: int, must_overtrump: bool = Tru
 
 def winning_card(trick: int, led_suit: int) -> int:
     """The highest trump (Sküs above all), else the strongest card of the suit led;
-    in hearts and diamonds the 1 beats the 2, 3 and 4 (RULES.md §1.2)."""
+    in hearts and diamonds the 1 beats the 2, 3 and 4 (rule book §1.2)."""
     trumps = trick & AUSTRIAN_TRUMPS_MASK
     if trumps:
         return trumps.bit_length() - 1
