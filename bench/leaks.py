@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                 "views": found.views,
                 "twin_checks": found.twins,
                 "refusals": found.refusals,
+                "wire_views": found.wire_views,
                 "leaks": len(found.leaks),
                 "cpu_s": seconds,
             }
@@ -98,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         "deals",
         "views checked",
         "twin checks",
+        "wire views",
         "leaks found",
         "CPU s",
         "views/s",
@@ -110,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['deals']:,}",
             f"{row['views']:,}",
             f"{row['twin_checks']:,}",
+            f"{row['wire_views']:,}",
             str(row["leaks"]),
             f"{row['cpu_s']:.1f}",
             f"{row['views'] / max(row['cpu_s'], 1e-9):,.0f}",

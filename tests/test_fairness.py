@@ -38,6 +38,7 @@ def test_no_view_shows_more_than_its_seat_may_know(name: str) -> None:
     result = sweep(RULE_SETS[name], DEALS, seed=zlib.crc32(name.encode()), twin_rate=TWIN_RATE)
     assert result.leaks[:5] == [] and not result.leaks
     assert result.deals == DEALS and result.views > DEALS * 40 and result.twins > DEALS // 2
+    assert result.wire_views >= result.twins  # every seat's JSON text scanned in those states
     if name.endswith("house options") and not name.startswith(("french 2", "austrian")):
         # the secret decisions were met, and scanned, many times (a misère hand is rare: its
         # own test is in tests/engine/test_leaks.py)

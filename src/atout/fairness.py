@@ -10,6 +10,7 @@ card names in text (events, records, a view's wire form) outside an allowed mask
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 from collections import Counter
@@ -34,6 +35,7 @@ from atout.engine.events import Event, cards_shown, visible_to
 from atout.engine.french import FrenchDeal, is_petit_sec
 from atout.engine.two_player import TwoPlayerDeal
 from atout.engine.view import TrickView
+from atout.engine.wire import view_from_json
 from atout.games import Deal, new_deal
 from atout.presets import PRESETS, rules_for
 from atout.rules import Rules, RulesError
@@ -499,6 +501,8 @@ class Sweep:
     views: int = 0
     twins: int = 0
     refusals: int = 0
+    wire_views: int = 0
+    """Views whose JSON text was scanned too (every seat's, in the states drawn for twins)."""
     phases: Counter[str] = dataclasses.field(default_factory=Counter)
     """How many states of each phase were met (the true phase, whoever decides)."""
     leaks: list[str] = dataclasses.field(default_factory=list)
@@ -541,11 +545,36 @@ def sweep(
                     f"{where}, step {step}: {leak}" for leak in _scan_refusal(deal, seat, deal_rng)
                 )
                 out.refusals += 1
+                for any_seat in range(deal.n):
+                    found_json = scan_wire_view(deal, any_seat)
+                    out.leaks.extend(f"{where}, step {step}: {leak}" for leak in found_json)
+                    out.wire_views += 1
             deal.apply(deal_rng.choice(deal.legal_actions()))
             step += 1
         out.deals += 1
     out.views += scanner.views
     return out
+
+
+def scan_wire_view(deal: Deal, seat: int) -> list[str]:
+    """The card names in the JSON text of ``seat``'s view (the wire form a browser or a bot
+    receives) beyond what the seat may know; a card named without being located (the called
+    card, a card the seat may call) is allowed. The text must also read back to the view."""
+    view = deal.view(seat)
+    data = view.to_json()
+    text = json.dumps(data, ensure_ascii=False)
+    allowed = knowable(deal, seat)
+    called = getattr(view, "called_card", None)
+    if called is not None:
+        allowed |= BIT[called]
+    for action in view.legal_actions:
+        card = action.card
+        if card is not None:
+            allowed |= BIT[card]
+    leaks = [f"wire view of seat {seat}: {leak}" for leak in scan_card_names(text, allowed)]
+    if view_from_json(json.loads(text)) != view:
+        leaks.append(f"wire view of seat {seat} does not read back to the view")
+    return leaks
 
 
 def _scan_refusal(deal: Deal, seat: int, rng: random.Random) -> list[str]:
