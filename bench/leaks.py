@@ -3,8 +3,8 @@
 Run with ``.venv/bin/python bench/leaks.py [--deals N] [--seed S] [--twin-rate R] [--json]``.
 For each game (French Tarot for 2, 3, 4 and 5 players, 5 with a dead player, Austrian Tarock)
 the ``N`` deals are shared out among the presets that apply and the game's house options
-(:func:`atout.fairness.rule_sets`); each deal is played by uniformly random legal actions, and
-after every action :class:`atout.fairness.Scanner` checks every seat's view against what the rule
+(:func:`atout.games.fairness.rule_sets`); each deal is played by uniformly random legal actions, and
+after every action :class:`atout.games.fairness.Scanner` checks every seat's view against what the rule
 book lets that seat know. In a share ``R`` of the states the acting seat's phase, turn and legal
 actions are compared with twin deals (the cards it cannot see dealt again) and a card it cannot
 see is tried, its refusal scanned for card names. The table gives, per game, the deals, the views
@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from atout.fairness import SWEPT_GAMES, Sweep, rule_sets, sweep
+from atout.games.fairness import SWEPT_GAMES, Sweep, rule_sets, sweep
 
 DEFAULT_DEALS = 10_000
 DEFAULT_TWIN_RATE = 0.01

@@ -2,7 +2,7 @@
 
 Random deals of each game and player count, under every preset that applies and one rule set
 per game with the house options that add secret decisions or hidden sides (rule book §7-§8);
-after every action every seat's view is scanned (:mod:`atout.fairness`), and on a sample of
+after every action every seat's view is scanned (:mod:`atout.games.fairness`), and on a sample of
 states the acting seat's choices are checked against twin deals and its refusals for card names.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from atout.engine import FrenchDeal
-from atout.fairness import SWEPT_GAMES, knowable, rule_sets, scan_view_object, sweep, twin_differences
+from atout.games.fairness import SWEPT_GAMES, knowable, rule_sets, scan_view_object, sweep, twin_differences
 from atout.rules import Rules
 
 DEALS = 200

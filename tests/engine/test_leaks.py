@@ -1,6 +1,6 @@
 """Leaks once found in the seat views, each shut: a view holds only what its seat may know.
 
-Each test names the rule the leak broke; :mod:`atout.fairness` is the judge where it fits.
+Each test names the rule the leak broke; :mod:`atout.games.fairness` is the judge where it fits.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from atout.engine.austrian.view import AustrianView
 from atout.engine.dead_player import DeadPlayerDeal
 from atout.engine.two_player import TwoPlayerDeal, TwoPlayerView
 from atout.engine.view import SeatView
-from atout.fairness import knowable, scan_card_names, scan_view, twin_differences
 from atout.games import Deal, new_deal
+from atout.games.fairness import knowable, scan_card_names, scan_view, twin_differences
 from atout.presets import rules_for
 from atout.rules import Rules
 

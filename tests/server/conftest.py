@@ -29,8 +29,8 @@ from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
 from atout.cards import NAMES
-from atout.fairness import knowable, scan_card_names
 from atout.games import Deal, deal_from_dealt
+from atout.games.fairness import knowable, scan_card_names
 from atout.rules import Rules
 from atout.server.db import open_database
 from atout.server.store import Store, TableRecord
@@ -218,7 +218,7 @@ def named_not_located(message: Message) -> int:
 
 def leaks(record: TableRecord, messages: dict[int, list[Message]]) -> list[str]:
     """Card names in any seat's messages that the seat could not know at that message's seq
-    (:func:`atout.fairness.knowable` of the server's deal, rebuilt from its log)."""
+    (:func:`atout.games.fairness.knowable` of the server's deal, rebuilt from its log)."""
     allowed: dict[tuple[int, int], int] = {}
     for seq, deal in deals_by_seq(record):
         for seat in messages:

@@ -1,6 +1,6 @@
 """The browser game's server, end to end: a real ``atout serve`` process, a real database and
 real websockets (docs/server.md). Every message each seat receives is scanned for cards it may
-not know (``atout.fairness``), against the server's own deal rebuilt from its log."""
+not know (``atout.games.fairness``), against the server's own deal rebuilt from its log."""
 
 from __future__ import annotations
 
