@@ -106,7 +106,7 @@ STATE_JS = """async () => {
   const v = s.view;
   return {myTurn: s.myTurn, pending: Boolean(s.pending) || (s.discardQueue?.length ?? 0) > 0,
           phase: v?.phase ?? null, tricks: v?.tricks?.length ?? 0, trick: (v?.trick ?? []).map((p) => p.card),
-          hand: v?.hand ?? [], seq: s.seq ?? null, seat: s.seat, totals: s.totals ?? null,
+          hand: v?.hand ?? [], taker: v?.taker ?? null, contract: v?.contract ?? null, seq: s.seq ?? null, seat: s.seat, totals: s.totals ?? null,
           error: s.error?.message ?? null};
 }"""
 
@@ -133,7 +133,9 @@ class Player:
     def over(self) -> bool:
         return bool(self.page.locator("dialog#dialog[open][data-kind=end]").count())
 
-    def create(self, base: str, preset: str, players: int, seats: list[str], shots: Path | None = None) -> str:
+    def create(
+        self, base: str, preset: str, players: int, seats: list[str], shots: Path | None = None
+    ) -> str:
         """Fill the lobby's form and create the table; its URL."""
         self.page.goto(f"{base}/")
         self.page.wait_for_selector("#f-submit")
@@ -256,6 +258,9 @@ def test_a_new_user_creates_a_table_and_plays_a_deal_by_clicking(
         player.create(server.base, "fft", 4, ["bot:rules"] * 3, shots if sqlite else None)
         play_to_end([player], shots if sqlite else None)
         assert player.moves >= 18  # every card of the hand, and the bids
+        end = player.state()
+        if end["taker"] == 0 and end["contract"] in ("petite", "pousse", "garde"):
+            assert player.discarded  # the taker's écart, laid aside by clicking (RULES.md §3.5)
         check_deal_over(player, 4)
         if sqlite:
             player.screenshot(shots, "end")
