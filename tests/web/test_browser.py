@@ -351,6 +351,11 @@ def test_d_the_server_killed_mid_deal_comes_back_and_the_deal_goes_on(
             assert after[key] == before[key], key
         play_to_end([player])
         check_deal_over(player, 4)
+        table_id = player.page.url.rstrip("/").rsplit("/", 1)[-1]
+        deal = server.log(table_id).deals[0]  # the database holds the whole deal, both servers' parts
+        plays = [seat for _seq, seat, words in deal.actions if words.startswith("play ")]
+        assert len(plays) == 72 and plays.count(0) == 18
+        assert deal.scores == player.state()["totals"]
         # the chromium's own words for the refused connections while the server was down
         no_errors(player, allowed=("WebSocket connection", "ERR_CONNECTION_REFUSED"))
     finally:
