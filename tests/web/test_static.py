@@ -2,14 +2,15 @@
 chromium without a console error, and the page keeps to what the view allows.
 
 The chromium tests need Playwright for Python and ``/usr/bin/chromium`` (never a downloaded
-browser); without them they are skipped. The fixtures are real wire views written by
-``tests/web/fixtures.py``.
+browser), the parse checks ``node``; without them they are skipped, except under ``CI=true`` where
+they fail. The fixtures are real wire views written by ``tests/web/fixtures.py``.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
 import shutil
 import subprocess
 import threading
@@ -27,6 +28,7 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "atout" / "web"
 STATIC = WEB / "static"
 FIXTURES = STATIC / "fixtures"
 CHROMIUM = Path("/usr/bin/chromium")
+CI = os.environ.get("CI") == "true"
 NAMES = [entry["name"] for entry in json.loads((FIXTURES / "index.json").read_text(encoding="utf-8"))]
 
 
@@ -40,11 +42,19 @@ def state_view(name: str) -> dict[str, Any]:
     return view
 
 
+def missing(reason: str) -> None:
+    """Skip for want of a tool, but fail under CI, where every test must run."""
+    if CI:
+        pytest.fail(f"CI=true: {reason}")
+    pytest.skip(reason)
+
+
 # ---------------------------------------------------------------------- files
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 @pytest.mark.parametrize("module", sorted(p.name for p in STATIC.glob("*.js")))
 def test_every_module_parses(module: str) -> None:
     """A syntax error in any module would blank the page: node checks each as an ES module."""
+    if shutil.which("node") is None:
+        missing("node is not installed")
     source = (STATIC / module).read_text(encoding="utf-8")
     result = subprocess.run(
         ["node", "--input-type=module", "--check"], input=source, capture_output=True, text=True, timeout=60
@@ -110,10 +120,13 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("Playwright for Python is not installed (pip install -e '.[dev]')")
     if not CHROMIUM.exists():
-        pytest.skip("no /usr/bin/chromium")
-    with sync_api.sync_playwright() as p:
+        missing("no /usr/bin/chromium")
+    with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         yield chromium
         chromium.close()
