@@ -14,7 +14,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = {"typer", "rich", "pydantic"}
+CORE = {
+    "typer",
+    "rich",
+    "pydantic",
+    "fastapi",
+    "uvicorn",
+    "websockets",
+    "sqlalchemy",
+    "alembic",
+    "platformdirs",
+}
+"""What playing needs: the command line, and the web game that `make run` serves."""
 
 
 def _planned(target: str, tmp_path: Path) -> str:
