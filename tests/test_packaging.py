@@ -59,7 +59,7 @@ def test_make_run_installs_only_what_playing_needs(tmp_path: Path) -> None:
     plan = _planned("run", tmp_path)
     assert _extras(plan) == {"solver-fast"}
     assert "pip check" in plan
-    assert plan.rstrip().endswith("atout play")
+    assert plan.rstrip().endswith("atout serve")
     assert _extras(_planned("bench", tmp_path)) == {"solver-fast"}  # the benchmark needs no more
 
 
