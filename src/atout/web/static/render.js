@@ -28,7 +28,7 @@ export function classify(legal = []) {
   let verb = null;
   for (const action of legal) {
     const [word, card] = action.split(" ");
-    if ((word === "play" || word === "discard") && card) {
+    if ((word === "play" || word === "discard" || word === "show") && card) {
       cards.set(card, action);
       verb = word;
     } else if (word === "call" && card) calls.push(action);
@@ -315,7 +315,10 @@ export function renderControls(root, state, actions) {
   }
   if (buttons.length) {
     const bidding = v.phase === "bidding";
-    const hintKey = { bidding: "hint.bid", talon: "hint.talon", game: "hint.game", poignee: "hint.poignee", chelem: "hint.chelem" }[v.phase];
+    const hintKey =
+      verb === "show"
+        ? "hint.show"
+        : { bidding: "hint.bid", talon: "hint.talon", game: "hint.game", poignee: "hint.poignee", chelem: "hint.chelem" }[v.phase];
     const hints = [];
     if (hintKey) hints.push(t(hintKey));
     if (bidding && facts?.thresholds && v.game === "french") {

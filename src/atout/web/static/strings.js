@@ -96,6 +96,8 @@ export const STRINGS = {
   "hint.talon": "Take a half of the talon",
   "hint.game": "Which game do you play?",
   "hint.poignee": "Show a poignée?",
+  "hint.show": "Click the trumps your poignée shows, one at a time (the others stay hidden), or show the lowest",
+  "action.show_default": "Show the lowest",
   "hint.chelem": "Announce a chelem?",
   "hint.bouts": "You hold {bouts} bout(s): {points} points needed",
   "hint.poignee_levels": "simple / double / triple: {levels} trumps",
