@@ -13,9 +13,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# solver-fast (numba): the compiled solver, playouts and dealings the computer players' speed counts on
+# solver-fast (numba): the compiled solver, playouts and dealings the computer players' speed counts on;
+# --no-compile: Python compiles only the modules it runs, on first use, not every module installed
 $(RUN_STAMP): pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[solver-fast]'
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[solver-fast]'
 	$(BIN)/python -m pip check
 	touch $(RUN_STAMP)
 
