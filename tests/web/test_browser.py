@@ -384,7 +384,7 @@ def test_f_one_deal_of_each_other_game(
         assert "Deal 1 is over" in text and "Running totals" in text
         totals = player.state()["totals"]
         assert totals is not None and len(totals) == players
-        if preset == "tarock":  # RULES.md §5 A7: winners only, positive (austrian_scoring=positive_only)
+        if preset == "tarock":  # rule book §6.2 A7: winners only, positive (austrian_scoring=positive_only)
             assert min(totals) >= 0 and max(totals) > 0, totals
         else:  # RULES.md §3.14: the French score sheet is zero-sum
             assert sum(totals) == 0, totals
