@@ -260,7 +260,7 @@ def test_a_new_user_creates_a_table_and_plays_a_deal_by_clicking(
         assert player.moves >= 18  # every card of the hand, and the bids
         end = player.state()
         if end["taker"] == 0 and end["contract"] in ("petite", "pousse", "garde"):
-            assert player.discarded  # the taker's écart, laid aside by clicking (RULES.md §3.5)
+            assert player.discarded  # the taker's écart, laid aside by clicking (rule book §3.5)
         check_deal_over(player, 4)
         if sqlite:
             player.screenshot(shots, "end")
@@ -386,7 +386,7 @@ def test_f_one_deal_of_each_other_game(
         assert totals is not None and len(totals) == players
         if preset == "tarock":  # rule book §6.2 A7: winners only, positive (austrian_scoring=positive_only)
             assert min(totals) >= 0 and max(totals) > 0, totals
-        else:  # RULES.md §3.14: the French score sheet is zero-sum
+        else:  # rule book §3.14: the French score sheet is zero-sum
             assert sum(totals) == 0, totals
         player.screenshot(shots, f"{prefix}end")
         no_errors(player)
