@@ -65,7 +65,7 @@ function render() {
   status.className = state.myTurn ? "yours" : "";
   if (state.error) {
     status.classList.add("error");
-    // the engine names the rule as "RULES.md §3.8: must follow suit": its words say why
+    // the engine names the rule as "rule book §3.8: must follow suit": its words say why
     const rule = state.error.rule ?? "";
     const cut = rule.indexOf(": ");
     const reason = cut > 0 ? rule.slice(cut + 2) : null;
