@@ -222,6 +222,17 @@ FIXTURES = (
     ),
     Fixture("fft4-chelem", "4 players, the chelem decision", FFT4, "fft", phase("chelem"), seed=3),
     Fixture("fft4-poignee", "4 players, a poignée may be shown", FFT4, "fft", phase("poignee"), seed=5),
+    Fixture(
+        "fft4-show",
+        "4 players, choosing the trumps a poignée shows",
+        FFT4,
+        "fft",
+        lambda deal: (
+            str(deal.phase) == "poignee" and deal.action_name(deal.legal_actions()[0]) == "show_default"
+        ),
+        seed=37,
+        prefer=("poignee simple",),
+    ),
     Fixture("fft4-lead", "4 players, leading the first trick", FFT4, "fft", playing(0), seed=4),
     Fixture(
         "fft4-follow",
