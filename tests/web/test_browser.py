@@ -14,7 +14,6 @@ go to ``test-artifacts/screenshots/``.
 from __future__ import annotations
 
 import importlib.util
-import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,9 +22,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "test-artifacts" / "screenshots"
-CI = os.environ.get("CI") == "true"
 DEAL_TIMEOUT = 60.0  # seconds for one deal, bots included; a deal takes a few seconds
 
 
@@ -41,28 +38,7 @@ def _helpers() -> Any:
 helpers = _helpers()
 
 
-def missing(reason: str) -> None:
-    """Skip for want of a tool, but fail under CI, where every test must run."""
-    if CI:
-        pytest.fail(f"CI=true: {reason}")
-    pytest.skip(reason)
-
-
 # ------------------------------------------------------------------ fixtures
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("Playwright for Python is not installed (pip install -e '.[dev]')")
-    if not CHROMIUM.exists():
-        missing("no /usr/bin/chromium")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'atout.sqlite3'}"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import shutil
 import subprocess
 import threading
@@ -24,11 +23,11 @@ import pytest
 
 from atout.engine.wire import view_from_json
 
+from .conftest import missing
+
 WEB = Path(__file__).resolve().parents[2] / "src" / "atout" / "web"
 STATIC = WEB / "static"
 FIXTURES = STATIC / "fixtures"
-CHROMIUM = Path("/usr/bin/chromium")
-CI = os.environ.get("CI") == "true"
 NAMES = [entry["name"] for entry in json.loads((FIXTURES / "index.json").read_text(encoding="utf-8"))]
 
 
@@ -40,13 +39,6 @@ def fixture(name: str) -> dict[str, Any]:
 def state_view(name: str) -> dict[str, Any]:
     view: dict[str, Any] = fixture(name)["messages"][0]["view"]
     return view
-
-
-def missing(reason: str) -> None:
-    """Skip for want of a tool, but fail under CI, where every test must run."""
-    if CI:
-        pytest.fail(f"CI=true: {reason}")
-    pytest.skip(reason)
 
 
 # ---------------------------------------------------------------------- files
@@ -116,20 +108,6 @@ def server() -> Iterator[str]:
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("Playwright for Python is not installed (pip install -e '.[dev]')")
-    if not CHROMIUM.exists():
-        missing("no /usr/bin/chromium")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 class Page:
