@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atout.jsonio import JsonError, iter_document, loads
+from atout.jsonio import JsonError, iter_document, loads, nesting_depth
 from atout.rules import RulesError, parse_option_words
 
 values = st.recursive(
@@ -98,3 +98,69 @@ def test_option_words_still_take_bare_words_8() -> None:
         "five_player_mode": "dead_player",
         "misere_bonus": 10,
     }
+
+
+# strings full of what the depth scan must not count: brackets, quotes, backslashes
+tricky_text = st.text(alphabet=st.sampled_from('[]{}"\\/ ,:au\u00e9\u2603\n'), max_size=12)
+tricky_text |= st.text(max_size=8)
+deep_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | tricky_text,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(tricky_text, inner, max_size=3),
+    max_leaves=40,
+)
+
+
+def _true_depth(value: Any) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_true_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_true_depth, value.values()), default=0)
+    return 0
+
+
+@settings(max_examples=200)
+@given(deep_values, st.sampled_from([None, 1]), st.booleans())
+def test_the_depth_scan_finds_the_true_depth_of_any_value(
+    value: Any, indent: int | None, ascii_: bool
+) -> None:
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_)
+    depth = _true_depth(value)
+    assert nesting_depth(text) == depth
+    assert nesting_depth(text, limit=depth) == depth
+    if depth:
+        assert nesting_depth(text, limit=depth - 1) == depth  # stops one level too deep
+    assert loads(text, max_depth=depth) == value
+
+
+@settings(max_examples=100)
+@given(deep_values)
+def test_a_document_inside_a_string_has_no_depth(value: Any) -> None:
+    # the brackets of a JSON text held in a string, its quotes escaped, count for nothing
+    inner = json.dumps(value)
+    assert nesting_depth(json.dumps(inner)) == 0
+    assert nesting_depth(json.dumps([inner, {inner: [inner]}])) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        ("3", 0),
+        ("[]", 1),
+        ('{"a": {}}', 2),
+        ('["[[[", "\\"[[", "\\\\", []]', 2),  # an escaped quote, then an escaped backslash before the end
+        ('{"\\"]}": [{"x": "\\\\\\"{"}]}', 3),
+        ('"never closed [[[', 0),
+        ("[[[", 3),  # not JSON, but the parser would go that deep before it fails
+        ("]][[[[", 0),  # a close with nothing open: a parse fails there
+    ],
+)
+def test_the_depth_scan_reads_strings_and_escapes_as_json_does(text: str, depth: int) -> None:
+    assert nesting_depth(text) == depth
+
+
+def test_too_deep_is_refused_before_parsing_in_one_line() -> None:
+    for text in ("[" * 2000 + "]" * 2000, "[" * 1_000_000, '{"a": ' * 17 + "1" + "}" * 17):
+        with pytest.raises(JsonError) as err:
+            loads(text, max_depth=16)
+        assert str(err.value) == "nested deeper than 16 levels" and err.value.line is None
+    assert loads('{"a": ' * 16 + "1" + "}" * 16, max_depth=16)["a"]["a"]

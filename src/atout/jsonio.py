@@ -1,5 +1,7 @@
 """JSON written by a user, read strictly: duplicate keys, ``NaN``/``Infinity``, numbers out of
 range and nesting too deep are refused with a one-line :class:`JsonError`, never a traceback.
+A text from outside can be held to a nesting depth before it is parsed (:func:`nesting_depth`,
+a linear scan that recurses nowhere).
 
 A long list (a session of deal summaries) can be read item by item from a stream, so that the
 memory used does not grow with the list.
@@ -12,17 +14,22 @@ atout.jsonio.JsonError: duplicate key 'points' in an object
 >>> is_list, items = iter_document(io.StringIO('[{"a": 1}, 2]'))
 >>> is_list, list(items)
 (True, [{'a': 1}, 2])
+>>> loads('{"a": [[1]]}', max_depth=2)
+Traceback (most recent call last):
+...
+atout.jsonio.JsonError: nested deeper than 2 levels
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["JsonError", "iter_document", "loads"]
+__all__ = ["JsonError", "iter_document", "loads", "nesting_depth"]
 
 _CHUNK = 1 << 16
 
@@ -89,8 +96,44 @@ def _raw_decode(text: str, pos: int) -> tuple[Any, int]:
         raise JsonError(f"unusable value: {str(exc).split(';')[0]}") from None
 
 
-def loads(text: str) -> Any:
-    """The value of a whole JSON document; raises :class:`JsonError`."""
+# a string (its end quote may be missing), or one bracket: what the depth scan looks at
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+def nesting_depth(text: str, limit: int | None = None) -> int:
+    """How deeply ``[`` and ``{`` nest in ``text``, outside strings: 0 for a scalar, 1 for
+    ``[]``, 2 for ``[{}]``. The text need not be JSON; the scan is linear, without recursion,
+    and stops at the first level deeper than ``limit`` (returning ``limit + 1``).
+
+    >>> nesting_depth('{"a": [1, "]]{[", {"b": "\\\\\\"["}]}')
+    3
+    >>> nesting_depth("[" * 100_000, limit=16)
+    17
+    """
+    depth = deepest = 0
+    for token in _TOKEN.finditer(text):
+        first = text[token.start()]
+        if first in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if limit is not None and deepest > limit:
+                    break
+        elif first in "]}":
+            # a close with nothing open ends any parse there: what follows is never reached
+            if depth == 0:
+                break
+            depth -= 1
+    return deepest
+
+
+def loads(text: str, max_depth: int | None = None) -> Any:
+    """The value of a whole JSON document; raises :class:`JsonError`.
+
+    With ``max_depth``, a document nested deeper is refused before it is parsed.
+    """
+    if max_depth is not None and nesting_depth(text, max_depth) > max_depth:
+        raise JsonError(f"nested deeper than {max_depth} levels")
     start = _skip_space(text, 0)
     try:
         value, end = _raw_decode(text, start)
