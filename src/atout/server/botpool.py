@@ -1,13 +1,34 @@
-"""Computer players off the event loop: a process pool whose workers get a bot's spec and the
+"""Computer players off the event loop: worker processes that get a bot's spec, a key and the
 wire JSON of its seat's view, nothing else, and answer with an action's words.
 
 A worker rebuilds the view with :func:`atout.engine.wire.view_from_json` and asks the bot
-(:func:`atout.bots.make_bot`): the bot never sees the deal. Bots are kept per worker and spec.
+(:func:`atout.bots.make_bot`): the bot never sees the deal. A bot is kept per key (the caller's
+``table/deal/seat``) between its decisions, since bots keep state between them (the expert
+chooses its whole écart at the first discard and then discards it card by card). Every decision
+of a key goes to the same bot in the same worker: each worker is a one-process executor, and the
+pool places a key's bot once:
+
+* the keys of one group (the key up to its last ``/``: a table's deal) share a worker, since a
+  table asks one decision at a time and never waits on itself;
+* a new group goes to the worker holding the fewest groups, then running the fewest decisions,
+  so that tables spread over the workers and, while there are no more tables than workers, no
+  table waits behind another's decision;
+* a worker holds at most ``bots_per_worker`` bots: a new one drops its least recently used bot,
+  so memory stays bounded when :meth:`BotPool.forget` is never called.
+
+A key never moves: with more tables than workers, the tables on one worker take turns even when
+another is free for a moment, the price of keeping a bot where its state is (rebuilding the
+expert's écart from the view at each card would cost its simulation six times; docs/server.md
+gives the figures).
+
+A new bot's random generator is seeded by :func:`bot_seed` from the pool's secret and its key.
+A worker that dies is replaced (its bots start afresh) and the decision retried.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import multiprocessing
@@ -15,7 +36,9 @@ import os
 import secrets
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from atout.bots.base import Bot
@@ -33,7 +56,11 @@ BOT_LEVELS: tuple[dict[str, object], ...] = (
 QUICK_BOTS = frozenset({"random", "rules"})
 """The bots that answer at once, and wait the configured pause so that people can follow."""
 
-_bots: dict[str, Bot] = {}
+BOTS_PER_WORKER = 256
+"""The most bots a worker keeps by default (an expert bot weighs a few kilobytes)."""
+
+_bots: dict[str, tuple[str, Bot]] = {}
+"""In a worker: the bots by key, with their spec."""
 
 
 def check_bot(spec: str) -> str:
@@ -44,18 +71,66 @@ def check_bot(spec: str) -> str:
     return spec
 
 
-def decide(spec: str, view_json: str) -> str:
-    """The words of the action the bot ``spec`` takes from this wire view (run in a worker)."""
-    from atout.bots import make_bot
+def bot_seed(secret: int, key: str) -> int:
+    """The seed of the bot ``key`` in a pool of that secret (64 bits of a hash of both).
+
+    >>> bot_seed(7, "t1/0/2") == bot_seed(7, "t1/0/2") != bot_seed(8, "t1/0/2")
+    True
+    """
+    digest = hashlib.blake2b(f"{secret}/{key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def group_of(key: str) -> str:
+    """The group of a key, which shares its worker: the key up to its last ``/`` (a table's deal).
+
+    >>> group_of("t1/3/2"), group_of("solo")
+    ('t1/3', 'solo')
+    """
+    return key.rpartition("/")[0] or key
+
+
+def _choose(bot: Bot, view_json: str) -> str:
+    """The words of the action ``bot`` takes from this wire view."""
     from atout.engine.wire import view_from_json
 
     data = json.loads(view_json)
     view = view_from_json(data)
-    bot = _bots.get(spec)
-    if bot is None:
-        bot = _bots[spec] = make_bot(spec, rng=secrets.randbits(64))
     action = bot.choose(view, view.legal_actions)
     return str(data["legal_actions"][list(view.legal_actions).index(action)])
+
+
+def decide(spec: str, view_json: str, key: str | None = None, seed: int | None = None) -> str:
+    """The words of the action the bot ``spec`` takes from this wire view (run in a worker): the
+    bot kept under ``key`` in this process, else a new one seeded by ``seed`` (random if None),
+    kept under ``key`` (with no key, a bot for this decision alone)."""
+    from atout.bots import make_bot
+
+    held = _bots.get(key) if key is not None else None
+    if held is not None and held[0] == spec:
+        bot = held[1]
+    else:
+        bot = make_bot(spec, rng=secrets.randbits(64) if seed is None else seed)
+        if key is not None:
+            _bots[key] = (spec, bot)
+    return _choose(bot, view_json)
+
+
+def drop_bots(keys: Iterable[str]) -> None:
+    """Forget the bots of these keys in this process."""
+    for key in keys:
+        _bots.pop(key, None)
+
+
+def _decide_in_worker(spec: str, view_json: str, key: str, seed: int, drop: tuple[str, ...]) -> str:
+    """Drop the bots the pool has let go on this worker, then decide."""
+    drop_bots(drop)
+    return decide(spec, view_json, key, seed)
+
+
+def _held() -> tuple[int, list[str]]:
+    """This process's id and the keys of the bots it holds."""
+    return os.getpid(), sorted(_bots)
 
 
 def _watch_parent(parent: int) -> None:
@@ -80,60 +155,182 @@ def _warm() -> None:
 def warm_bot(spec: str) -> None:
     """Make a bot's first decisions (a bid and a card of a 4-player deal) in a worker, so that
     its compiled kernels are loaded before a table waits for it (the expert's first decision in
-    a new process takes seconds otherwise)."""
+    a new process takes seconds otherwise). The bot is a throwaway: no key is kept."""
+    from atout.bots import make_bot
     from atout.games import is_card_play, new_deal
     from atout.rules import Rules
 
+    bot = make_bot(spec, rng=0)
     deal = new_deal(Rules(), rng=0)
-    decide(spec, json.dumps(deal.view(deal.current_player).to_json()))
+    _choose(bot, json.dumps(deal.view(deal.current_player).to_json()))
     while not is_card_play(deal):
         deal.apply(deal.legal_actions()[-1])
-    decide(spec, json.dumps(deal.view(deal.current_player).to_json()))
+    _choose(bot, json.dumps(deal.view(deal.current_player).to_json()))
+
+
+class _Worker:
+    """One worker process (a one-process executor) and what the pool knows of it: the keys of
+    its bots (least recently used first), how many each group has, the decisions running, the
+    bots warmed, and the keys to drop with its next decision."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.executor = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker)
+        self.keys: OrderedDict[str, None] = OrderedDict()
+        self.groups: Counter[str] = Counter()
+        self.busy = 0
+        self.warmed: set[str] = set()
+        self.drop: dict[str, None] = {}
+
+    def load(self) -> tuple[int, int]:
+        """What a new group weighs the worker by: its groups, then its running decisions."""
+        return len(self.groups), self.busy
 
 
 class BotPool:
-    """The pool the tables share; a broken pool (a worker killed) is replaced and the decision
-    retried once."""
+    """The workers the tables share; a bot per key, kept in one worker (see the module doc).
 
-    def __init__(self, workers: int) -> None:
+    ``seed`` fixes the secret the bots' seeds come from (:func:`bot_seed`): random by default.
+    """
+
+    def __init__(self, workers: int, bots_per_worker: int = BOTS_PER_WORKER, seed: int | None = None) -> None:
         self.workers = max(1, workers)
-        self._executor: Executor | None = None
-        self._warmed: set[str] = set()
+        self.bots_per_worker = max(1, bots_per_worker)
+        self.secret = secrets.randbits(64) if seed is None else seed
+        self._workers: list[_Worker | None] = [None] * self.workers
+        self._where: dict[str, int] = {}
+        self._group_worker: dict[str, int] = {}
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
-        return self._executor
+    def _worker(self, i: int) -> _Worker:
+        worker = self._workers[i]
+        if worker is None:
+            worker = self._workers[i] = _Worker()
+        return worker
+
+    def worker_of(self, key: str) -> int | None:
+        """The index of the worker that holds the bot ``key``, if one does."""
+        return self._where.get(key)
+
+    def _place(self, key: str) -> int:
+        """The worker of ``key``'s bot: where it is, else where its group is, else the lightest
+        worker; a full worker lets its least recently used bot go."""
+        i = self._where.get(key)
+        if i is not None:
+            self._worker(i).keys.move_to_end(key)
+            return i
+        group = group_of(key)
+        i = self._group_worker.get(group)
+        if i is None:
+            loads = [(w.load() if w is not None else (0, 0), j) for j, w in enumerate(self._workers)]
+            i = min(loads)[1]
+        worker = self._worker(i)
+        if len(worker.keys) >= self.bots_per_worker:
+            oldest = next(iter(worker.keys))
+            self._remove(oldest)
+            worker.drop[oldest] = None
+        worker.drop.pop(key, None)
+        worker.keys[key] = None
+        worker.groups[group] += 1
+        self._where[key] = i
+        self._group_worker[group] = i
+        return i
+
+    def _remove(self, key: str) -> None:
+        """Let the bot ``key`` go from the pool's books (its worker is told apart)."""
+        worker = self._workers[self._where.pop(key)]
+        assert worker is not None
+        del worker.keys[key]
+        group = group_of(key)
+        worker.groups[group] -= 1
+        if not worker.groups[group]:
+            del worker.groups[group]
+            del self._group_worker[group]
+
+    def _replace(self, i: int, worker: _Worker) -> None:
+        """Let a broken worker go, with its bots; a new one starts at its next use."""
+        if self._workers[i] is not worker:
+            return
+        for key in list(worker.keys):
+            self._remove(key)
+        self._workers[i] = None
+        worker.executor.shutdown(wait=False, cancel_futures=True)
 
     def start(self) -> None:
         """Start the workers now, so that the first bot move does not wait for them."""
-        pool = self._pool()
-        for _ in range(self.workers):
-            pool.submit(_warm)
+        for i in range(self.workers):
+            self._submit(i, _warm)
 
     def warm(self, spec: str) -> None:
         """Have each worker load a slow-starting bot (the expert levels) once, in the background."""
-        if spec.startswith("expert") and spec not in self._warmed:
-            self._warmed.add(spec)
-            pool = self._pool()
-            for _ in range(self.workers):
-                pool.submit(warm_bot, spec)
+        if not spec.startswith("expert"):
+            return
+        for i in range(self.workers):
+            worker = self._worker(i)
+            if spec not in worker.warmed:
+                worker.warmed.add(spec)
+                self._submit(i, warm_bot, spec)
 
-    async def decide(self, spec: str, view_json: str) -> str:
-        """The bot's action words for this view, computed in a worker process."""
+    def _submit(self, i: int, fn: Callable[..., object], *args: object) -> None:
+        """Queue work on worker ``i`` without waiting for it; a broken worker is let go."""
+        worker = self._worker(i)
+        try:
+            worker.executor.submit(fn, *args)
+        except BrokenProcessPool:
+            self._replace(i, worker)
+
+    async def decide(self, spec: str, view_json: str, key: str) -> str:
+        """The action words of the bot ``key`` (of spec ``spec``) for this view, computed in its
+        worker, where the bot stays for the key's next decisions. A broken worker is replaced
+        and the decision retried once (by a new bot), then left to a ``rules`` bot here."""
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
+            i = self._place(key)
+            worker = self._worker(i)
+            drop = tuple(worker.drop)
+            worker.drop.clear()
+            seed = bot_seed(self.secret, key)
+            worker.busy += 1
             try:
-                return await loop.run_in_executor(self._pool(), decide, spec, view_json)
+                return await loop.run_in_executor(
+                    worker.executor, _decide_in_worker, spec, view_json, key, seed, drop
+                )
             except BrokenProcessPool:
-                log.warning("bot pool broken (attempt %d); starting a new one", attempt)
-                self._executor = None
-                self._warmed.clear()
+                log.warning("bot worker %d broken (attempt %d); starting a new one", i, attempt)
+                self._replace(i, worker)
+            except asyncio.CancelledError:
+                if self._workers[i] is worker:  # the drops may not have been sent
+                    worker.drop.update((k, None) for k in drop if self._where.get(k) != i)
+                raise
+            finally:
+                worker.busy -= 1
         return await asyncio.to_thread(decide, "rules", view_json)
+
+    def forget(self, prefix: str) -> None:
+        """Drop the bots whose key starts with ``prefix`` (a table's ``"table_id/"`` when its deal
+        ends): at once from the pool's books, and in their workers as soon as these are free.
+        Does not wait."""
+        for i, worker in enumerate(self._workers):
+            if worker is None:
+                continue
+            keys = [key for key in worker.keys if key.startswith(prefix)]
+            if keys:
+                for key in keys:
+                    self._remove(key)
+                drop = [*worker.drop, *keys]
+                worker.drop.clear()
+                self._submit(i, drop_bots, drop)
+
+    async def held(self) -> list[tuple[int, list[str]]]:
+        """Each worker's process id and the keys of the bots it holds, as the workers tell."""
+        loop = asyncio.get_running_loop()
+        asks = [loop.run_in_executor(self._worker(i).executor, _held) for i in range(self.workers)]
+        return list(await asyncio.gather(*asks))
 
     def close(self) -> None:
         """Stop the workers."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        for i, worker in enumerate(self._workers):
+            if worker is not None:
+                worker.executor.shutdown(wait=True, cancel_futures=True)
+                self._workers[i] = None
+        self._where.clear()
+        self._group_worker.clear()
