@@ -3,7 +3,9 @@
 Random deals of each game and player count, under every preset that applies and one rule set
 per game with the house options that add secret decisions or hidden sides (rule book §7-§8);
 after every action every seat's view is scanned (:mod:`atout.games.fairness`), and on a sample of
-states the acting seat's choices are checked against twin deals and its refusals for card names.
+states the acting seat's choices are checked against twin deals and its refusals for card names;
+after a share of the deals, twin pairs of each kind the rules allow are played in lockstep and a
+seat's streams of distinct views compared (:mod:`atout.games.twins`, tests/games/test_twins.py).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ def test_no_view_shows_more_than_its_seat_may_know(name: str) -> None:
     assert result.leaks[:5] == [] and not result.leaks
     assert result.deals == DEALS and result.views > DEALS * 40 and result.twins > DEALS // 2
     assert result.wire_views >= result.twins  # every seat's JSON text scanned in those states
+    assert result.twin_streams >= 4 and result.stream_rounds > result.twin_streams
+    assert result.stream_views > result.twin_streams
     if name.endswith("house options") and not name.startswith(("french 2", "austrian")):
         # the secret decisions were met, and scanned, many times (a misère hand is rare: its
         # own test is in tests/engine/test_leaks.py)

@@ -5,6 +5,8 @@ location a seat may know; :func:`scan_view` walks the seat's view and names ever
 hand, phase or partner it shows beyond that. :func:`twin_differences` checks that the
 acting seat's choices do not depend on hidden cards, and :func:`scan_card_names` finds
 card names in text (events, records, a view's wire form) outside an allowed mask.
+:func:`sweep` also plays twin deals in lockstep (:mod:`atout.games.twins`) and compares a
+seat's stream of distinct views in both.
 """
 
 from __future__ import annotations
@@ -505,6 +507,12 @@ class Sweep:
     """Views whose JSON text was scanned too (every seat's, in the states drawn for twins)."""
     phases: Counter[str] = dataclasses.field(default_factory=Counter)
     """How many states of each phase were met (the true phase, whoever decides)."""
+    twin_streams: int = 0
+    """Twin pairs (:mod:`atout.games.twins`) whose streams were compared."""
+    stream_rounds: int = 0
+    """Lockstep rounds compared in those pairs."""
+    stream_views: int = 0
+    """Distinct views of the compared seat compared in those pairs."""
     leaks: list[str] = dataclasses.field(default_factory=list)
 
 
@@ -515,11 +523,16 @@ def sweep(
     twin_rate: float = 0.02,
     twin_tries: int = 2,
     found: Sweep | None = None,
+    stream_rate: float = 0.02,
+    stream_tries: int = 1000,
 ) -> Sweep:
     """Play ``deals`` random deals (uniform legal actions) and, after every action, scan every
     seat's view; in a state drawn with chance ``twin_rate``, look for twins (``twin_tries``
     tries) in which the acting seat's choices differ, and scan the refusal of a card it cannot
-    see for card names beyond its knowledge. Each leak names its deal's number and seed."""
+    see for card names beyond its knowledge. After a share ``stream_rate`` of the deals (evenly
+    spread), build a twin pair of each kind the rules allow (``stream_tries`` deals drawn for
+    each) and compare the seat's streams (:func:`atout.games.twins.stream_differences`). Each
+    leak names its deal's number and seed."""
     out = found if found is not None else Sweep()
     rng = random.Random(seed)
     scanner = Scanner()
@@ -552,8 +565,29 @@ def sweep(
             deal.apply(deal_rng.choice(deal.legal_actions()))
             step += 1
         out.deals += 1
+        if int((number + 1) * stream_rate) > int(number * stream_rate):
+            leaks = twin_streams(rules, random.Random(deal_seed), stream_tries, out)
+            out.leaks.extend(f"{where}, twin streams: {leak}" for leak in leaks)
     out.views += scanner.views
     return out
+
+
+def twin_streams(rules: Rules, rng: random.Random, tries: int, found: Sweep) -> list[str]:
+    """Build a twin pair of each kind the rules allow (:mod:`atout.games.twins`) and compare the
+    seat's streams in both, counted in ``found``; the differences."""
+    from atout.games.twins import kinds_for, make_pair, stream_differences
+
+    leaks: list[str] = []
+    for kind in kinds_for(rules):
+        pair = make_pair(rules, kind, rng, tries)
+        if pair is None:
+            continue
+        rounds, views, differences = stream_differences(pair, rng)
+        found.twin_streams += 1
+        found.stream_rounds += rounds
+        found.stream_views += views
+        leaks += differences
+    return leaks
 
 
 def scan_wire_view(deal: Deal, seat: int) -> list[str]:
@@ -608,4 +642,5 @@ __all__ = [
     "scan_view",
     "sweep",
     "twin_differences",
+    "twin_streams",
 ]
