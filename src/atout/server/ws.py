@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from atout import jsonio
 from atout.server.tables import Connection, MessageError, Table, TableError, TableManager
 
 log = logging.getLogger(__name__)
@@ -23,6 +24,8 @@ router = APIRouter()
 
 MAX_MESSAGE = 4096
 """The longest client message read (a client speaks in words)."""
+MAX_DEPTH = 16
+"""The deepest nesting of a client message read (its fields are words and numbers)."""
 
 
 def parse_message(text: str | None) -> dict[str, Any]:
@@ -35,15 +38,20 @@ def parse_message(text: str | None) -> dict[str, Any]:
     ... except MessageError as error:
     ...     print(error.code, error.message)
     bad_message seq must be an integer
+    >>> try:
+    ...     parse_message('{"type": "ping", "x": ' + "[" * 2000 + "]" * 2000 + "}")
+    ... except MessageError as error:
+    ...     print(error.code, error.message)
+    bad_message nested deeper than 16 levels
     """
     if text is None:
         raise MessageError("bad_message", "send text frames of JSON")
     if len(text) > MAX_MESSAGE:
         raise MessageError("bad_message", f"message longer than {MAX_MESSAGE} characters")
     try:
-        message = json.loads(text)
-    except ValueError:
-        raise MessageError("bad_message", "not JSON") from None
+        message = jsonio.loads(text, max_depth=MAX_DEPTH)
+    except jsonio.JsonError as exc:
+        raise MessageError("bad_message", str(exc)) from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise MessageError("bad_message", 'a message is an object with a "type"')
     kind = message["type"]
