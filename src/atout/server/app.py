@@ -1,6 +1,10 @@
 """The application: FastAPI routes for the pages, the REST lobby and the table websockets, with
 the database opened (and migrated), the bot pool started and the tables stopped by its lifespan.
 
+Every refused request is answered ``{"error": "<one line>", "field": ...}``: a body too long,
+not JSON or nested too deep (:class:`BodyGuard`, before any route reads it), a body of the wrong
+type (the lobby's strict models), an unknown route or method, and the tables' own refusals.
+
 >>> from atout.server.config import ServerConfig
 >>> paths = create_app(ServerConfig("sqlite://")).openapi()["paths"]
 >>> sorted(paths)[:3]
@@ -10,15 +14,20 @@ the database opened (and migrated), the bot pool started and the tables stopped 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from atout import jsonio
 from atout.server import lobby, ws
 from atout.server.botpool import BotPool
 from atout.server.config import ServerConfig
@@ -44,6 +53,91 @@ def _page(name: str) -> FileResponse | HTMLResponse:
     return HTMLResponse(_PLACEHOLDER)
 
 
+MAX_BODY = 64 * 1024
+"""The longest REST request body read, in bytes (a table's settings take a few hundred)."""
+
+MAX_BODY_DEPTH = 16
+"""The deepest nesting of a REST request body read (a table's settings nest 3 deep)."""
+
+
+def refusal(
+    status: int, message: str, field: str | None = None, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    """The one shape of every refused request."""
+    return JSONResponse({"error": message, "field": field}, status_code=status, headers=headers)
+
+
+def _is_json(content_type: str | None) -> bool:
+    kind = (content_type or "").partition(";")[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+class BodyGuard:
+    """Reads the body of an ``/api`` request before any route does: at most ``max_bytes``
+    (else 413), sent as ``application/json`` (else 415), and JSON nested at most ``max_depth``
+    deep (else 400, found by a scan before it is parsed). A body that passes is handed on whole;
+    an empty body is handed on as it is."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY, max_depth: int = MAX_BODY_DEPTH) -> None:
+        self.app, self.max_bytes, self.max_depth = app, max_bytes, max_depth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope.get("path", "")
+        if scope["type"] != "http" or not (path == "/api" or path.startswith("/api/")):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._too_long()(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk: bytes = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._too_long()(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        refused = self._check(body, headers.get("content-type"))
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if delivered:
+                return await receive()
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    def _too_long(self) -> JSONResponse:
+        return refusal(413, f"the body is longer than {self.max_bytes} bytes")
+
+    def _check(self, body: bytes, content_type: str | None) -> JSONResponse | None:
+        if not body:
+            return None
+        if not _is_json(content_type):
+            return refusal(415, "the body must be JSON, sent with Content-Type: application/json")
+        try:
+            jsonio.loads(body.decode("utf-8"), max_depth=self.max_depth)
+        except UnicodeDecodeError:
+            return refusal(400, "not JSON: the body is not UTF-8 text")
+        except jsonio.JsonError as exc:
+            return refusal(400, str(exc))
+        return None
+
+
 def create_app(config: ServerConfig) -> FastAPI:
     """The web app for ``config``; the database is opened when it starts."""
 
@@ -66,19 +160,42 @@ def create_app(config: ServerConfig) -> FastAPI:
         lifespan=lifespan,
     )
 
+    app.add_middleware(BodyGuard)
+
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, "field": exc.field}, status_code=exc.status)
+        return refusal(exc.status, exc.message, exc.field)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        errors = exc.errors()
+        first: dict[str, Any] = dict(errors[0]) if errors else {"loc": (), "msg": "invalid request"}
+        if first.get("type") == "json_invalid":
+            return refusal(400, f"not JSON: {first.get('ctx', {}).get('error', 'unreadable')}")
+        if tuple(first.get("loc", ())) == ("body",):
+            missing = first.get("type") == "missing"
+            return refusal(400, "a JSON body is required" if missing else "the body must be a JSON object")
         loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "path", "query", "header")]
         field = ".".join(loc) or None
         message = str(first.get("msg", "invalid request"))
-        return JSONResponse(
-            {"error": f"{field}: {message}" if field else message, "field": field}, status_code=400
-        )
+        return refusal(400, f"{field}: {message}" if field else message, field)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        raw: bytes = request.scope.get("raw_path") or request.url.path.encode()
+        where = f"{request.method} {raw.decode('latin-1')[:200]}"
+        if exc.status_code == 404:
+            message = f"no such page or route: {where}"
+        elif exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "")
+            message = f"method not allowed: {where} (allowed: {allowed or 'none'})"
+        else:
+            message = " ".join(str(exc.detail).split())
+        return refusal(exc.status_code, message, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
+        return refusal(500, "the server failed on this request; the failure is in its log")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:

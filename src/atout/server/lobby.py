@@ -1,7 +1,8 @@
 """The REST side (docs/server.md): the games offered, creating a table, its public info,
 claiming or reclaiming a seat, changing a seat between deals and dealing the next deal.
 
-Bodies are pydantic models; a bad body, preset or option gets ``{"error", "field"}`` with 400,
+Bodies are strict pydantic models (a string is no number, a number no bool, no field unknown);
+a bad body, preset or option gets ``{"error", "field"}`` with 400,
 a missing or wrong token 403, an unknown table 404, a request the table's state refuses 409.
 """
 
@@ -25,7 +26,7 @@ router = APIRouter(prefix="/api")
 class SeatBody(BaseModel):
     """A seat asked for at creation."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     kind: Literal["human", "bot", "open"]
     name: str = Field(default="", max_length=40)
     bot: str | None = None
@@ -34,7 +35,7 @@ class SeatBody(BaseModel):
 class CreateBody(BaseModel):
     """``POST /api/tables``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     preset: str = "fft"
     players: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
@@ -45,7 +46,7 @@ class CreateBody(BaseModel):
 class ClaimBody(BaseModel):
     """``POST .../claim``: a name to take an open seat, or one's token to take it back."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(default="", max_length=40)
     token: str | None = None
 
@@ -53,7 +54,7 @@ class ClaimBody(BaseModel):
 class SeatChangeBody(BaseModel):
     """``POST .../seats/{seat}``: between deals, a seat becomes a bot or open."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     kind: Literal["bot", "open"]
     bot: str | None = None
 
