@@ -30,7 +30,9 @@ class ServerConfig:
     ``bot_pause``: seconds a ``random`` or ``rules`` bot waits before it plays, so that people can
     follow (0 in tests). ``leave_timeout``: seconds after a person's last connection closes
     mid-deal before a ``rules`` bot plays for them. ``bot_workers``: processes that run the bots.
-    ``buffer``: updates kept per seat for a reconnecting client.
+    ``buffer``: updates kept per seat for a reconnecting client. ``allowed_origins``: the pages
+    (``scheme://host[:port]``) besides the server's own that may open a table's websocket
+    (:func:`atout.server.origins.origin_allowed`).
     """
 
     db_url: str
@@ -38,3 +40,4 @@ class ServerConfig:
     leave_timeout: float = 60.0
     bot_workers: int = 2
     buffer: int = 256
+    allowed_origins: frozenset[str] = frozenset()

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from atout import jsonio
+from atout.server.origins import origin_allowed
 from atout.server.tables import Connection, MessageError, Table, TableError, TableManager
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,10 @@ def _error(table: Table, error: MessageError) -> dict[str, Any]:
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """One client at one table: ``hello`` first, then actions, resyncs and pings."""
     manager: TableManager = websocket.app.state.manager
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin_allowed(origin, host, manager.config.allowed_origins):
+        await websocket.close(code=4403)  # before accept: the handshake is answered 403
+        return
     await websocket.accept()
     try:
         table = await manager.get(table_id)
