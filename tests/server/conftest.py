@@ -106,8 +106,8 @@ class SeatClient:
 class ServerProcess:
     """``atout serve`` in a subprocess, and clients of it."""
 
-    def __init__(self, db_url: str, leave_timeout: float = 60.0) -> None:
-        self.db_url, self.leave_timeout = db_url, leave_timeout
+    def __init__(self, db_url: str, leave_timeout: float = 60.0, args: tuple[str, ...] = ()) -> None:
+        self.db_url, self.leave_timeout, self.args = db_url, leave_timeout, args
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -116,6 +116,7 @@ class ServerProcess:
     def start(self) -> None:
         command = [sys.executable, "-m", "atout", "serve", "--port", str(self.port), "--db", self.db_url]
         command += ["--bot-pause", "0", "--leave-timeout", str(self.leave_timeout), "--bot-workers", "1"]
+        command += self.args
         self.process = subprocess.Popen(command, stderr=subprocess.PIPE)
         end = time.monotonic() + 30
         while time.monotonic() < end:
