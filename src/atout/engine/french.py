@@ -159,6 +159,29 @@ def is_petit_sec(hand: int, rule: str) -> bool:
     )
 
 
+def known_side(seat: int, taker: int, partner: int, n: int, sides_public: bool) -> int:
+    """The seats ``seat`` counts as its side, as a mask (rule book §3.8 step 1, §4.3 mode A step 4).
+
+    Once the sides are public (3 and 4 players always; 5 players once the called card is played,
+    or shown in the chien, and at the end) they are the true sides: taker and partner, or the
+    others. Before that the partner counts the taker and himself, anyone else (the taker
+    included) himself alone, so that no choice hangs on a hidden card.
+
+    >>> bin(known_side(1, taker=0, partner=1, n=5, sides_public=False))
+    '0b11'
+    >>> bin(known_side(0, taker=0, partner=1, n=5, sides_public=False))
+    '0b1'
+    >>> bin(known_side(2, taker=0, partner=1, n=5, sides_public=True))
+    '0b11100'
+    """
+    attack = 1 << taker
+    if partner >= 0:
+        attack |= 1 << partner
+    if sides_public:
+        return attack if attack >> seat & 1 else ((1 << n) - 1) & ~attack
+    return attack if seat == partner else 1 << seat
+
+
 def cancels_dealt(rules: Rules, hands: Sequence[int]) -> bool:
     """Whether a deal of these hands is cancelled as soon as it is dealt (a petit sec, unless the
     rules make it a petit imprenable): :class:`FrenchDeal` from them ends at once."""
@@ -448,17 +471,15 @@ class FrenchDeal:
         return self._orders[self.trick_leader] if self.trick_leader >= 0 else ()
 
     def _side_won_all(self, seat: int) -> bool:
-        attack = self.is_attack(seat)
-        return all(self.is_attack(w) == attack for w in self.trick_winners)
+        """Whether ``seat``'s true side won every trick so far (§3.9 slam exception)."""
+        side = known_side(seat, self.taker, self.partner, self.n, True)
+        return all(side >> w & 1 for w in self.trick_winners)
 
     def _known_side_won_all(self, seat: int) -> bool:
-        """Whether ``seat``'s side won every trick so far, as ``seat`` knows its side (§3.8 step 1,
-        §4.3): the true sides once public; before that the partner counts the taker and himself,
-        anyone else himself alone, so that the choice never hangs on a hidden card."""
-        if self._sides_public:
-            return self._side_won_all(seat)
-        known = (self.taker, seat) if seat == self.partner else (seat,)
-        return all(w in known for w in self.trick_winners)
+        """Whether ``seat``'s side won every trick so far, as ``seat`` knows its side
+        (:func:`known_side`; §3.8 step 1, §4.3)."""
+        side = known_side(seat, self.taker, self.partner, self.n, self._sides_public)
+        return all(side >> w & 1 for w in self.trick_winners)
 
     def _biddable(self) -> list[int]:
         # rule book §3.4: each bid must be higher than the highest so far.
@@ -995,6 +1016,17 @@ class FrenchDeal:
         return tuple(self._debts)
 
     @property
+    def sides_public(self) -> bool:
+        """Whether every seat knows the sides (rule book §4.3 mode A step 4): always with 3 and 4
+        players; with 5 once the called card is played or shown in the chien, and at the end."""
+        return self._sides_public
+
+    @property
+    def reveal_card(self) -> int:
+        """The card whose play makes the sides public (the called card, still hidden), or -1."""
+        return self._reveal_card
+
+    @property
     def petit_imprenable_seat(self) -> int:
         """The seat holding a petit imprenable (rule book §7 V3), or -1."""
         return self._imprenable
@@ -1267,4 +1299,5 @@ __all__ = [
     "check_engine_rules",
     "excuse_exchange_card",
     "is_petit_sec",
+    "known_side",
 ]
