@@ -175,7 +175,7 @@ def test_the_table_keys_tell_the_same_positions_apart(players: int, variant: str
             for _ in range(4):
                 state = replace(
                     pos,
-                    won_all=(rng.random() < 0.5, rng.random() < 0.5),
+                    won_by=rng.randrange(1 << players),
                     pile_min=(rng.choice([0, 1, 3, 9]), rng.choice([0, 1, 3, 9])),
                     debt=-1 if held else rng.choice([-1, 0, 1]),
                     sides_public=pos.sides_public or rng.random() < 0.5,

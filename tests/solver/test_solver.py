@@ -156,10 +156,12 @@ def test_the_five_player_first_lead(seed: int) -> None:
 
 
 def _relevant(pos: Position) -> tuple[object, ...]:
-    """What the future depends on: the Excuse state only while the Excuse or its exchange is pending."""
+    """What the future depends on: the tricks' winners and the sides (§3.8 step 1), the rest of the
+    Excuse state only while the Excuse or its exchange is pending."""
     pending = pos.debt >= 0 or any(h & EXCUSE_MASK for h in pos.hands) or EXCUSE in pos.trick
-    extra = (pos.won_all, pos.pile_min, pos.debt) if pending else ()
-    return (pos.hands, pos.trick, pos.leader, pos.points, pos.tricks_left, pos.player, *extra)
+    extra = (pos.pile_min, pos.debt) if pending else ()
+    state = (pos.won_by, pos.sides_public, pos.reveal_card)
+    return (pos.hands, pos.trick, pos.leader, pos.points, pos.tricks_left, pos.player, *state, *extra)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

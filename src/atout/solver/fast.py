@@ -31,6 +31,12 @@ INF = 1 << 20
 N, LOW, PAY_MAX, EARLY, FORBIDDEN, ROOT_LEFT, REVEAL, EXC, USE_TT, USE_EQ, USE_ORDER, CANONICAL = range(12)
 TRUMPS, EXC_MASK, FIXED, V9, V7, V5, V3, V1 = range(12, 20)
 PETIT_BIT, PETIT_BONUS, PETIT_AU_BOUT = range(20, 23)
+# the sides as each seat knows them (rule book §3.8 step 1, §4.3), public and hidden: five bits a seat
+SIDES_PUBLIC, SIDES_HIDDEN = range(23, 25)
+CFG_SIZE = 25
+# the Excuse state packed in a word: the seats that won a trick (bits 0-4), each side's cheapest won
+# card (5-8, 9-12), the exchange owed plus one (13-14), the sides public (15)
+
 # tab rows
 HP, SUIT, OWNER, FIXED_RANK_ROW = range(4)
 
@@ -70,18 +76,17 @@ def _finish(
     win = bitlen(top if top else body & smask[led]) - 1
     winner = tab[OWNER, win]
     wside = side[winner]
-    won_a = xs & 1
-    won_d = (xs >> 1) & 1
-    min_a = (xs >> 2) & 15
-    min_d = (xs >> 6) & 15
-    debt = ((xs >> 10) & 3) - 1
-    public = (xs >> 12) & 1
+    won_by = xs & 31
+    min_a = (xs >> 5) & 15
+    min_d = (xs >> 9) & 15
+    debt = ((xs >> 13) & 3) - 1
+    public = (xs >> 15) & 1
     if tmask & exc_mask:
         exc = cfg[EXC]
         owner = tab[OWNER, exc]
         oside = side[owner]
         if left == 1:
-            if first == exc and (won_d if oside else won_a):
+            if first == exc and not (won_by & ~(cfg[SIDES_PUBLIC] >> (5 * owner)) & 31):
                 winner, wside = owner, oside
             gain = 0 if wside else tpts
         else:
@@ -95,15 +100,13 @@ def _finish(
             gain += cfg[PETIT_BONUS]
         if left == 1:
             gain += -cfg[PETIT_AU_BOUT] if wside else cfg[PETIT_AU_BOUT]
+    won_by |= 1 << winner
     value = _min_value_jit(cfg, body)
     if wside:
-        won_a = 0
         if value and (not min_d or value < min_d):
             min_d = value
-    else:
-        won_d = 0
-        if value and (not min_a or value < min_a):
-            min_a = value
+    elif value and (not min_a or value < min_a):
+        min_a = value
     reveal = cfg[REVEAL]
     if not public and reveal >= 0 and (tmask >> reveal) & 1:
         public = 1
@@ -118,7 +121,18 @@ def _finish(
             debt = -1
         elif left == 1:
             debt = -1
-    return gain, winner, won_a | won_d << 1 | min_a << 2 | min_d << 6 | (debt + 1) << 10 | public << 12
+    return gain, winner, won_by | min_a << 5 | min_d << 9 | (debt + 1) << 13 | public << 15
+
+
+def _excuse_due(cfg: Any, p: int, tmask: int, xs: int) -> bool:
+    """Whether a trick won outside ``p``'s side, as ``p`` knows it now (the sides public once the
+    card revealing them is played, in this trick too), makes the Excuse due (rule book §3.8 step 1)."""
+    reveal = cfg[REVEAL]
+    if (xs >> 15) & 1 or (reveal >= 0 and (tmask >> reveal) & 1):
+        sides = cfg[SIDES_PUBLIC]
+    else:
+        sides = cfg[SIDES_HIDDEN]
+    return bool(xs & 31 & ~(sides >> (5 * p)))
 
 
 def _moves(
@@ -144,7 +158,7 @@ def _moves(
         legal = hand & ~forbidden
         if not legal:
             legal = hand
-    elif cfg[EARLY] and hand & exc_mask and popcount(hand) == 2 and not ((xs >> side[p]) & 1):
+    elif cfg[EARLY] and hand & exc_mask and popcount(hand) == 2 and _excuse_due_jit(cfg, p, tmask, xs):
         out[0] = cfg[EXC]
         return 1
     elif led < 0:
@@ -321,13 +335,19 @@ def _table_key(
     k-th in play at the root), the player, the Excuse part."""
     holder = -1
     if rest & cfg[EXC_MASK]:
-        holder = side[tab[OWNER, cfg[EXC]]]
+        holder = tab[OWNER, cfg[EXC]]
     if holder >= 0:
-        pile = (xs >> (2 + 4 * holder)) & 15
-        aux = 1 + 4 * ((xs >> holder) & 1)
-    elif ((xs >> 10) & 3) > 0:
-        debt = ((xs >> 10) & 3) - 1
-        pile = (xs >> (2 + 4 * debt)) & 15
+        pile = (xs >> (5 + 4 * side[holder])) & 15
+        aux = 1
+        if not (xs & 31 & ~(cfg[SIDES_PUBLIC] >> (5 * holder))):
+            aux += 4
+        if cfg[EARLY] and not (xs >> 15) & 1:
+            aux += 256
+            if not (xs & 31 & ~(cfg[SIDES_HIDDEN] >> (5 * holder))):
+                aux += 512
+    elif ((xs >> 13) & 3) > 0:
+        debt = ((xs >> 13) & 3) - 1
+        pile = (xs >> (5 + 4 * debt)) & 15
         aux = 2 + debt
     else:
         pile = 0
@@ -336,7 +356,7 @@ def _table_key(
         if cfg[LOW]:
             aux += 16 if pile == 1 else 0
         else:
-            aux += 8 * ((xs >> 12) & 1) + 16 * pile
+            aux += 8 * ((xs >> 15) & 1) + 16 * pile
     for s in range(5):
         key[s] = 0
     if cfg[CANONICAL]:
@@ -422,7 +442,7 @@ def _enter(
         for h in hands:
             rest |= h
         frame[F_REST] = rest
-        debt = ((xs >> 10) & 3) - 1
+        debt = ((xs >> 13) & 3) - 1
         pay_max = cfg[PAY_MAX]
         most = _half_points_jit(cfg, rest) + (pay_max if debt == 1 else 0)
         least = -pay_max if debt == 0 else 0
@@ -726,7 +746,7 @@ class Kernel:
             else:
                 nonfixed[SUIT_OF[c], counts[SUIT_OF[c]]] = i
                 counts[SUIT_OF[c]] += 1
-        cfg = np.zeros(23, dtype=np.int64)
+        cfg = np.zeros(CFG_SIZE, dtype=np.int64)
         cfg[N] = n
         cfg[LOW] = int(pos.exchange_rule == "low")
         cfg[PAY_MAX] = 1 if pos.exchange_rule == "low" else 9
@@ -746,6 +766,9 @@ class Kernel:
         cfg[PETIT_BIT] = self.compact(PETIT_MASK)
         cfg[PETIT_BONUS] = pos.petit_bonus
         cfg[PETIT_AU_BOUT] = pos.petit_au_bout
+        cfg[SIDES_PUBLIC], cfg[SIDES_HIDDEN] = (
+            sum(mask << (5 * seat) for seat, mask in enumerate(pos.sides(public))) for public in (True, False)
+        )
         self.cfg, self.tab, self.smask, self.nonfixed = cfg, tab, smask, nonfixed
         self.order = np.array(pos.order, dtype=np.int64)
         self.side = np.array([0 if a else 1 for a in pos.attack], dtype=np.int64)
@@ -865,8 +888,8 @@ def warm_up() -> float:
 
 def pack(xs: ExcuseState) -> int:
     """An Excuse state as the kernel packs it."""
-    won_a, won_d, min_a, min_d, debt, public = xs
-    return won_a | won_d << 1 | min_a << 2 | min_d << 6 | (debt + 1) << 10 | public << 12
+    won_by, min_a, min_d, debt, public = xs
+    return won_by | min_a << 5 | min_d << 9 | (debt + 1) << 13 | public << 15
 
 
 if AVAILABLE:
@@ -875,6 +898,7 @@ if AVAILABLE:
     _half_points_jit: Any = _inline(_half_points)
     _min_value_jit: Any = _inline(_min_value)
     _finish_jit: Any = _inline(_finish)
+    _excuse_due_jit: Any = _inline(_excuse_due)
     _moves_jit: Any = _inline(_moves)
     _tt_slot_jit: Any = _inline(_tt_slot)
     _tt_store_jit: Any = _jit(_tt_store)

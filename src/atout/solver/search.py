@@ -186,8 +186,17 @@ class Solver(RootSearch):
         order = pos.order
         side = tuple(0 if a else 1 for a in pos.attack)
         finish = finisher(
-            pos.order, pos.attack, pos.reveal_card, pos.exchange_rule, pos.petit_bonus, pos.petit_au_bout
+            pos.order,
+            pos.taker,
+            pos.partner,
+            pos.reveal_card,
+            pos.exchange_rule,
+            pos.petit_bonus,
+            pos.petit_au_bout,
         )
+        # the sides as each seat knows them, public or not (rule book §3.8 step 1, §4.3)
+        public_sides, hidden_sides = pos.sides(True), pos.sides(False)
+        reveal_bit = BIT[pos.reveal_card] if pos.reveal_card >= 0 else 0
         petit_up, petit_down = pos.petit_bonus + pos.petit_au_bout, pos.petit_au_bout
         low_rule = pos.exchange_rule == "low"
         pay_max = 1 if low_rule else 9
@@ -230,22 +239,26 @@ class Solver(RootSearch):
             if rest & exc_mask:
                 for s in range(n):
                     if hands[s] & exc_mask:
-                        holder = side[s]
+                        holder = s
                         break
             if holder >= 0:
-                # the Excuse held: whether its side has won every trick, what it would hand over
-                pile = xs[2 + holder]
-                aux = 1 + 4 * xs[holder]
-            elif xs[4] >= 0:
+                # the Excuse held: whether its side has won every trick, what it would hand over,
+                # and (must_play_before_last, the sides hidden) whether its side as its holder
+                # knows it has won every trick
+                pile = xs[1 + side[holder]]
+                aux = 1 + 4 * (not xs[0] & ~public_sides[holder])
+                if early and not xs[4]:
+                    aux += 256 + 512 * (not xs[0] & ~hidden_sides[holder])
+            elif xs[3] >= 0:
                 # an exchange card owed: what the side would hand over
-                pile = xs[2 + xs[4]]
-                aux = 2 + xs[4]
+                pile = xs[1 + xs[3]]
+                aux = 2 + xs[3]
             else:
                 pile = aux = 0
             if aux:
                 # a half-point card is handed over in the end (whenever it is) or never; the
                 # cheapest won card depends on when the sides become public
-                aux += 16 * (pile == 1) if low_rule else 8 * xs[5] + 16 * pile
+                aux += 16 * (pile == 1) if low_rule else 8 * xs[4] + 16 * pile
             if not canonical:
                 return (rest, p, aux)
             m0, m1, m2, m3, m4 = rest & s0, rest & s1, rest & s2, rest & s3, rest & s4
@@ -265,7 +278,14 @@ class Solver(RootSearch):
             hand = hands[p]
             if forbidden and not tc and left == root_left:
                 legal = hand & ~forbidden or hand
-            elif early and hand & exc_mask and hand.bit_count() == 2 and not xs[side[p]]:
+            elif (
+                early
+                and hand & exc_mask
+                and hand.bit_count() == 2
+                and xs[0] & ~(public_sides if xs[4] or tmask & reveal_bit else hidden_sides)[p]
+            ):
+                # rule book §3.8 step 1: the Excuse now, unless the side as the player knows it
+                # has won every trick so far
                 return [exc]
             elif led < 0:
                 legal = hand
@@ -367,7 +387,7 @@ class Solver(RootSearch):
                 rest = 0
                 for h in hands:
                     rest |= h
-                debt = xs[4]
+                debt = xs[3]
                 most = half_points(rest) + (pay_max if debt == 1 else 0)
                 least = -pay_max if debt == 0 else 0
                 if rest & PETIT_MASK:

@@ -10,7 +10,9 @@ plays the cards. It makes the very decisions of the Python policy
 unseen by the seat to play, the voids shown, the sides as that seat knows them, in 5 players the
 partner once shown or deduced, the trick) and applies the engine's card rules (following,
 trumping and over-trumping, the Excuse, its exchange once the sides are public, the slam
-exception); its
+exception, and under ``excuse_last_trick=must_play_before_last`` the Excuse due before the last
+trick unless the side as the seat knows it has won every trick, read from a table of the
+engine's :func:`~atout.engine.french.known_side`); its
 count (the attack's cards, the Petit in the last trick, the attack's tricks) is summed up by the
 engine itself (:meth:`~atout.engine.french.FrenchDeal.summary_after_play`) and scored.
 ``tests/bots/test_playout.py`` checks, over many deals, rules and starting points, that both give
@@ -29,6 +31,7 @@ Python driver alone.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -36,7 +39,7 @@ from typing import Any
 from atout.bots.rules import RulesBot
 from atout.bots.rules.playout import CardPlayFollower, play_to_end
 from atout.cards import EXCUSE, PETIT, TRUMPS_MASK
-from atout.engine.french import FrenchDeal, Phase
+from atout.engine.french import FrenchDeal, Phase, known_side
 from atout.jit import AVAILABLE as NUMBA
 from atout.jit import bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules
@@ -100,8 +103,12 @@ KING_P = _rank_mask([13])
     H_ALONE,
     H_CALLED_IN_CHIEN,
     H_WON_BY,
-) = range(28)
-HEADER = 28
+    H_SIDES_HIDDEN,
+    H_SIDES_PUBLIC,
+) = range(30)
+HEADER = 30
+"""The header's length; ``H_SIDES_HIDDEN`` and ``H_SIDES_PUBLIC``: the seats each seat counts as its
+side, the sides hidden and public, five bits a seat (:func:`_sides_of`)."""
 SEAT_FIELDS = 7
 """Per seat: hand (plain, trumps), attack (0/1), next seat, voids (suits 0-4 as bits), and the
 cards it may not count unseen (plain, trumps: its known écart)."""
@@ -450,7 +457,6 @@ def _evaluate(data: Any, script: Any, judging: bool, skip: int, limit: int, out:
             if judging and card < 0:
                 break
             hp, ht = seats[me, 0], seats[me, 1]
-            side_won_all = not (def_won_any if seats[me, 2] else att_won_any)  # the true sides
             # the legal cards (rule book §3.8), then the rules bot's choice
             lp, lt = hp, ht
             if led >= 0:
@@ -468,8 +474,12 @@ def _evaluate(data: Any, script: Any, judging: bool, skip: int, limit: int, out:
                 allowed = hp & ~((M14 << (14 * called_suit)) & ~(1 << called))
                 if allowed | ht:
                     lp = allowed
-            if excuse_early and ht & EXC_T and popcount(hp) + popcount(ht) == 2 and not side_won_all:
-                lp, lt = 0, EXC_T
+            if excuse_early and ht & EXC_T and popcount(hp) + popcount(ht) == 2:
+                # rule book §3.8 step 1: the Excuse now, unless the side as this seat knows it
+                # (§4.3: the engine's known_side, read from the header) has won every trick so far
+                side = (data[H_SIDES_PUBLIC if public else H_SIDES_HIDDEN] >> (5 * me)) & 31
+                if won_by & ~side:
+                    lp, lt = 0, EXC_T
             judge = judging and me != skip and popcount(lp) + popcount(lt) > 1
             if judging and not ((lp >> card & 1) if card < 56 else (lt >> (card - 56) & 1)):
                 misses = -1
@@ -638,11 +648,12 @@ def _evaluate(data: Any, script: Any, judging: bool, skip: int, limit: int, out:
 
 
 def _judge_world(
-    data: Any, script: Any, words: Any, taker: int, called: int, skip: int, limit: int, out: Any
+    data: Any, script: Any, words: Any, sides: Any, taker: int, called: int, skip: int, limit: int, out: Any
 ) -> None:
     """:func:`_evaluate` judging ``script`` in the world whose hands at the start of the card
     play are ``words`` (plain and trump words by seat, then the taker's écart): the partner and
-    the sides written into ``data`` first."""
+    the sides (from ``sides``: the header's two words for each partner, -1 first) written into
+    ``data`` first."""
     n = data[H_N]
     partner = -1
     if called >= 0:
@@ -650,6 +661,8 @@ def _judge_world(
             if s != taker and words[2 * s] >> called & 1:
                 partner = s
     data[H_PARTNER] = partner
+    data[H_SIDES_HIDDEN] = sides[2 * (partner + 1)]
+    data[H_SIDES_PUBLIC] = sides[2 * (partner + 1) + 1]
     for s in range(n):
         at = HEADER + SEAT_FIELDS * s
         data[at] = words[2 * s]
@@ -688,6 +701,16 @@ def compiles(deal: FrenchDeal) -> bool:
         and deal.petit_imprenable_seat < 0
         and not (deal.n == 5 and deal.rules.five_player_mode == "dead_player")
     )
+
+
+@functools.cache
+def _sides_of(n: int, taker: int, partner: int) -> tuple[int, int]:
+    """The header's ``H_SIDES_HIDDEN`` and ``H_SIDES_PUBLIC``: the seats each seat counts as its side
+    (:func:`~atout.engine.french.known_side`, five bits a seat), the sides hidden and public."""
+    hidden, public = (
+        sum(known_side(s, taker, partner, n, shown) << (5 * s) for s in range(n)) for shown in (False, True)
+    )
+    return hidden, public
 
 
 def _pack(deal: FrenchDeal, follower: CardPlayFollower | None = None) -> Any:
@@ -744,11 +767,12 @@ def _pack(deal: FrenchDeal, follower: CardPlayFollower | None = None) -> Any:
         dfn >> 56,
         deal.partner,
         deal.called_card,
-        deal._reveal_card,
-        1 if deal._sides_public else 0,
+        deal.reveal_card,
+        1 if deal.sides_public else 0,
         1 if known.alone else 0,
         1 if known.called_in_chien else 0,
         known.won_by,
+        *_sides_of(n, taker, deal.partner),
     ]
     ecart = deal.ecart
     for seat in range(n):
@@ -835,6 +859,7 @@ class PlayJudge:
             header += [0, 0, 0, world.next_seat(s), 0, shown_trumps & PLAIN, shown_trumps >> 56]
         header += [0] * (2 * n)
         self.data = np.array(header, dtype=np.int64)
+        self.sides = np.array([w for p in range(-1, n) for w in _sides_of(n, taker, p)], dtype=np.int64)
         self.script = np.array([list(plays)], dtype=np.int64).reshape(1, len(plays))
         self.seat = seat
         self.out = np.zeros((1, OUT_FIELDS), dtype=np.int64)
@@ -850,6 +875,7 @@ class PlayJudge:
             self.data,
             self.script,
             np.array(words, dtype=np.int64),
+            self.sides,
             self.taker,
             self.called,
             self.seat,

@@ -18,8 +18,8 @@ before a seat's first card) goes through the ordinary view and :class:`~atout.bo
 Rules the fast path does not read (a dead-player table's, which :class:`FrenchDeal` never plays
 itself) send the whole deal through the plain loop.
 
-What a view shows of the partner comes from a few private fields of the deal (whether the sides
-are public, the called card still to show, the event log); ``tests/bots/test_playout.py`` checks,
+What a view shows of the partner is read from the deal (``sides_public``, ``reveal_card``, the
+``events``); ``tests/bots/test_playout.py`` checks,
 over many deals, rules and starting points, that both drivers play the very same actions.
 """
 
@@ -138,7 +138,7 @@ class CardPlayFollower:
             plays,
             in_trick,
         )
-        self.alone = any(e.kind == "alone" for e in deal._log)
+        self.alone = any(e.kind == "alone" for e in deal.events)
         self.base = n << 16 | taker << 19 | (called_suit + 1) << 22  # of the keys of _SEATS
 
     def rules_card(self) -> int:
@@ -154,7 +154,7 @@ class CardPlayFollower:
         partner = -2
         if self.five:
             known_partner = deal.partner
-            if known_partner >= 0 and (deal._sides_public or me == known_partner):
+            if known_partner >= 0 and (deal.sides_public or me == known_partner):
                 partner = known_partner
             elif called < 0:
                 pass
@@ -196,7 +196,7 @@ class CardPlayFollower:
         """Play ``card`` for the seat to play (applied to the deal) and note what it shows."""
         deal = self.deal
         me = deal.current_player
-        if card == deal._reveal_card and me == self.taker:
+        if card == deal.reveal_card and me == self.taker:
             self.alone = True  # the engine logs the "alone" event for this card
         deal.apply(card)
         self.played |= BIT[card]
