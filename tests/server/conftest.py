@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +123,7 @@ class ServerProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped: {self.process.stderr.read().decode()}")  # type: ignore[union-attr]
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).json() == {"ok": True}:
+                if httpx.get(f"{self.base}/healthz", timeout=1).json()["ok"] is True:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -191,20 +191,38 @@ class ServerProcess:
         assert record is not None
         return record
 
+    def seat_seq(self, table_id: str, seat: int) -> int:
+        """The seat's sequence number now, worked out from the log (:func:`seat_states`)."""
+        last = 0
+        for _seat, seq, _deal in seat_states(self.log(table_id), [seat]):
+            last = seq
+        return last
+
     def leaks(self, table_id: str, clients: list[SeatClient]) -> list[str]:
         """Every card name a seated client received that its seat could not know then."""
         return leaks(self.log(table_id), {c.seat: c.received for c in clients if c.seat is not None})
 
 
-def deals_by_seq(record: TableRecord) -> Iterator[tuple[int, Deal]]:
-    """The deal after every sequence number of the log: at each dealing and after each action."""
+def seat_states(record: TableRecord, seats: list[int]) -> Iterator[tuple[int, int, Deal]]:
+    """``(seat, seq, deal)``: each seat's sequence number and the deal when it took it. A seat's
+    number moves at each deal dealt and with each action that changed its view (docs/server.md),
+    so it is worked out here from the log and the views, as a client would see them."""
     rules = Rules.from_options(record.rules)
     for dealt in record.deals:
         deal = deal_from_dealt(rules, dealt.dealer, dealt.dealt)
-        yield dealt.seq, deal
-        for seq, _seat, words in dealt.actions:
+        starts = dealt.seat_seqs or [dealt.seq] * rules.players
+        seqs = {seat: starts[seat] for seat in seats}
+        views = {seat: deal.view(seat) for seat in seats}
+        for seat in seats:
+            yield seat, seqs[seat], deal
+        for _seq, _seat, words in dealt.actions:
             deal.apply(deal.parse(words))
-            yield seq, deal
+            for seat in seats:
+                view = deal.view(seat)
+                if view != views[seat]:
+                    views[seat] = view
+                    seqs[seat] += 1
+                yield seat, seqs[seat], deal
 
 
 def named_not_located(message: Message) -> int:
@@ -219,17 +237,17 @@ def named_not_located(message: Message) -> int:
 
 def leaks(record: TableRecord, messages: dict[int, list[Message]]) -> list[str]:
     """Card names in any seat's messages that the seat could not know at that message's seq
-    (:func:`atout.games.fairness.knowable` of the server's deal, rebuilt from its log)."""
+    (:func:`atout.games.fairness.knowable` of the server's deal, rebuilt from its log, when the
+    seat's number last took that value)."""
     allowed: dict[tuple[int, int], int] = {}
-    for seq, deal in deals_by_seq(record):
-        for seat in messages:
-            allowed[(seq, seat)] = knowable(deal, seat)
+    for seat, seq, deal in seat_states(record, list(messages)):
+        allowed[(seat, seq)] = knowable(deal, seat)
     found = []
     for seat, received in messages.items():
         for message in received:
             if message["type"] == "error" or message["seq"] is None or message["seq"] == 0:
                 continue
-            mask = allowed[(message["seq"], seat)] | named_not_located(message)
+            mask = allowed[(seat, message["seq"])] | named_not_located(message)
             for leak in scan_card_names(json.dumps(message), mask):
                 found.append(f"seat {seat}, {message['type']} at seq {message['seq']}: {leak}")
     return found
@@ -291,3 +309,19 @@ def fresh_server(db_url: str) -> Iterator[ServerProcess]:
     process.start()
     yield process
     process.stop()
+
+
+@pytest.fixture(scope="module")
+def server_factory(db_url: str) -> Iterator[Callable[..., ServerProcess]]:
+    """Start servers of one's own with more ``atout serve`` arguments (stopped after the module)."""
+    started: list[ServerProcess] = []
+
+    def make(*args: str, leave_timeout: float = 60.0) -> ServerProcess:
+        process = ServerProcess(db_url, leave_timeout, tuple(args))
+        process.start()
+        started.append(process)
+        return process
+
+    yield make
+    for process in started:
+        process.stop()

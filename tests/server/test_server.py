@@ -104,11 +104,15 @@ def test_two_people_at_one_table(server: Any) -> None:
     assert results[0]["scores"] == results[2]["scores"]
     info = server.info(table_id)
     assert [s["name"] for s in info["seats"]][0:3:2] == ["Ann", "Bob"] and info["state"] == "between_deals"
-    assert all(m["type"] != "update" for m in watcher.drain(0.1)), "a watcher gets table messages only"
+    watched = watcher.drain(0.1)
+    assert all(m["type"] != "update" and not m.get("view") for m in watched), "a watcher sees no hand"
     assert server.leaks(table_id, [ann, bob]) == []
-    bot = server.post(
-        f"/api/tables/{table_id}/seats/2", {"kind": "bot", "bot": "rules"}, token=created["token"]
-    )
+    to_bot = {"kind": "bot", "bot": "rules"}
+    taken = server.post(f"/api/tables/{table_id}/seats/2", to_bot, token=created["token"])
+    assert taken.status_code == 409 and taken.json()["field"] == "seat", "Bob is still at the table"
+    taken = server.post(f"/api/tables/{table_id}/seats/0", to_bot, token=claimed.json()["token"])
+    assert taken.status_code == 403, "only Ann gives Ann's seat away"
+    bot = server.post(f"/api/tables/{table_id}/seats/2", to_bot, token=claimed.json()["token"])
     assert bot.status_code == 200, bot.text
     assert bob.recv_until("error")["code"] == "not_seated"
     assert server.post(f"/api/tables/{table_id}/next", token=claimed.json()["token"]).status_code == 403
@@ -145,27 +149,27 @@ def test_bad_stale_out_of_turn_and_foreign_messages_get_errors_and_change_nothin
         mover = ann if _at_my_turn_any(ann, bob) == 0 else bob
         waiter = bob if mover is ann else ann
     before = server.log(table_id).deals[0].actions
-    seq = server.info(table_id)["seq"]
-    view = _resync_view(mover)
+    seq, view = _resync(mover)
+    waiter_seq, _ = _resync(waiter)
     legal = view["legal_actions"]
     checks = [
         (mover, "not json", "bad_message"),
         (mover, {"type": "shout"}, "bad_message"),
         (mover, {"type": "action", "seq": "x", "action": legal[0]}, "bad_message"),
         (mover, {"type": "action", "seq": seq - 1, "action": legal[0]}, "stale"),
-        (waiter, {"type": "action", "seq": seq, "action": legal[0]}, "not_your_turn"),
+        (waiter, {"type": "action", "seq": waiter_seq, "action": legal[0]}, "not_your_turn"),
         (mover, {"type": "action", "seq": seq, "action": "play ZZ"}, "illegal"),
         (mover, {"type": "action", "seq": seq, "action": "chelem"}, "illegal"),
     ]
     for client, message, code in checks:
         error = client.error_for(message)
         assert error["code"] == code, (message, error)
-        assert error["message"]
+        assert error["message"] and error["seq"] == (seq if client is mover else waiter_seq)
     intruder = server.connect(table_id, foreign, None)
     assert intruder.recv()["code"] == "not_seated", "another table's token holds no seat here"
     assert intruder.error_for({"type": "action", "seq": seq, "action": legal[0]})["code"] == "not_seated"
-    assert server.info(table_id)["seq"] == seq and server.log(table_id).deals[0].actions == before
-    assert _resync_view(mover) == view
+    assert server.log(table_id).deals[0].actions == before
+    assert _resync(mover) == (seq, view) and _resync(waiter)[0] == waiter_seq
     wrong = server.post(f"/api/tables/{table_id}/seats/1/claim", {"token": foreign})
     assert wrong.status_code == 403 and wrong.json()["field"] == "token"
     assert server.post(f"/api/tables/{table_id}/next", token=foreign).status_code == 403
@@ -182,10 +186,11 @@ def _at_my_turn_any(ann: Any, bob: Any) -> int:
             return int(view["current_player"])
 
 
-def _resync_view(client: Any) -> dict[str, Any]:
+def _resync(client: Any) -> tuple[int, dict[str, Any]]:
+    """The seat's sequence number and view, from a full state."""
     client.send({"type": "resync"})
-    view: dict[str, Any] = client.recv_until("state")["view"]
-    return view
+    state = client.recv_until("state")
+    return state["seq"], state["view"]
 
 
 def test_reconnect_with_last_seq_gets_the_gap(server: Any) -> None:
@@ -207,10 +212,11 @@ def test_reconnect_with_last_seq_gets_the_gap(server: Any) -> None:
         message = mine
     client.close()
     end = time.monotonic() + 20
-    while (now := server.info(table_id)["seq"]) == mine["seq"]:  # the bots play on meanwhile
+    while (now := server.seat_seq(table_id, 0)) == mine["seq"]:  # the bots play on meanwhile
         assert time.monotonic() < end, "the bots did not play while the client was away"
         time.sleep(0.1)
     time.sleep(0.3)
+    now = server.seat_seq(table_id, 0)
     back = server.connect(table_id, token, 0, last_seq=mine["seq"])
     got = [m for m in back.drain(0.5) if m["type"] in ("update", "state", "deal_over")]
     updates = [m for m in got if m["type"] == "update"]

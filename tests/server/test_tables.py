@@ -19,9 +19,11 @@ from atout.presets import rules_for
 from atout.rules import Rules
 from atout.server.botpool import BotPool, check_bot, decide
 from atout.server.config import ServerConfig, default_db_path, sqlite_url
+from atout.server.connection import Connection
 from atout.server.db import open_database
+from atout.server.manager import TableManager
 from atout.server.store import Store
-from atout.server.tables import Connection, SeatRequest, TableManager
+from atout.server.tables import SeatRequest
 
 RULES = [Rules(players=2), Rules(players=3), Rules(players=4), Rules(players=5), rules_for("tarock")]
 
@@ -66,14 +68,14 @@ def test_quick_bots_wait_the_pause(tmp_path: Path) -> None:
         times: list[float] = []
         end = time.monotonic() + 20
         while len(times) < 4 and time.monotonic() < end:
-            message = json.loads(await asyncio.wait_for(conn.outbox.get(), 20) or "{}")
+            message = json.loads(await asyncio.wait_for(conn.next_text(), 20) or "{}")
             if message.get("type") == "update":
                 arrived = time.monotonic()
                 record = store.load(table.id)
                 assert record is not None
-                actors = {seq: seat for seq, seat, _words in record.deals[-1].actions}
-                assert message["seq"] in actors, "told before committed"
-                if actors[message["seq"]] != 0:
+                actions = record.deals[-1].actions
+                assert len(actions) >= table.version - record.deals[-1].seq, "told before committed"
+                if actions[-1][1] != 0:
                     times.append(arrived)
             if message.get("view") and message["view"]["current_player"] == 0:
                 legal = message["view"]["legal_actions"]
@@ -143,10 +145,10 @@ def test_a_busy_table_does_not_hold_up_another(tmp_path: Path) -> None:
             seat = free.deal.current_player
             conn = Connection()
             await asyncio.wait_for(free.hello(conn, tokens[seat], None), 2)
-            before = free.seq
+            before = free.version
             words = free.deal.action_name(free.deal.legal_actions()[0])
-            await asyncio.wait_for(free.act(conn, before, words), 2)
-            after = free.seq
+            await asyncio.wait_for(free.act(conn, free.streams[seat].seq, words), 2)
+            after = free.version
         await manager.close()
         engine.dispose()
         return before, after

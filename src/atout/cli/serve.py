@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -37,10 +38,26 @@ def serve_command(
             "websockets, e.g. the public address of a reverse proxy. Repeatable.",
         ),
     ] = None,
+    deals: Annotated[
+        Path | None,
+        typer.Option(
+            "--deals",
+            metavar="FILE",
+            help="Deal these deals first (deal records, docs/records.md: a JSON list or one per line), "
+            "each to the next table of its game: for duplicate play and tests.",
+        ),
+    ] = None,
+    idle_unload: Annotated[
+        float,
+        typer.Option("--idle-unload", help="Seconds an idle table (nobody connected) stays in memory."),
+    ] = 60.0,
 ) -> None:
     """Serve the browser game: tables against bots and friends, kept in a database."""
-    if bot_pause < 0 or leave_timeout < 0 or bot_workers < 1 or not 0 < port < 65536:
-        fail("--bot-pause and --leave-timeout must be 0 or more, --bot-workers 1 or more, --port 1 to 65535")
+    if min(bot_pause, leave_timeout, idle_unload) < 0 or bot_workers < 1 or not 0 < port < 65536:
+        fail(
+            "--bot-pause, --leave-timeout and --idle-unload must be 0 or more, --bot-workers 1 or more, "
+            "--port 1 to 65535"
+        )
     from atout.server.origins import canonical_origin
 
     try:
@@ -58,12 +75,22 @@ def serve_command(
         open_database(url).dispose()  # a bad URL or an unreachable database: one clear line
     except ValueError as exc:
         fail(str(exc))
+    if deals is not None:
+        from atout.server.prepared import PreparedDeals
+
+        try:
+            PreparedDeals.read(deals)
+        except ValueError as exc:
+            fail(str(exc))
     config = ServerConfig(
         url,
         bot_pause=bot_pause,
         leave_timeout=leave_timeout,
         bot_workers=bot_workers,
         allowed_origins=origins,
+        idle_unload=idle_unload,
+        deals_file=None if deals is None else str(deals),
     )
     typer.echo(f"atout: serving on http://{host}:{port}/ (database {url})", err=True)
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
+    # a client message is at most 4,096 characters: a frame beyond 16 KiB is refused unread
+    uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws_max_size=1 << 14)

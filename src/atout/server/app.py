@@ -32,8 +32,10 @@ from atout.server import lobby, ws
 from atout.server.botpool import BotPool
 from atout.server.config import ServerConfig
 from atout.server.db import open_database
+from atout.server.gcstats import GcStats, freeze_startup
+from atout.server.manager import TableManager
 from atout.server.store import Store
-from atout.server.tables import TableError, TableManager
+from atout.server.tables import TableError
 
 log = logging.getLogger(__name__)
 
@@ -147,9 +149,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         pool = BotPool(config.bot_workers)
         pool.start()
         app.state.manager = TableManager(Store(engine), pool, config)
+        app.state.manager.start()
+        app.state.gc = GcStats()
+        freeze_startup()  # what the start made lives as long as the server: out of the collector
+        app.state.gc.start()
         try:
             yield
         finally:
+            app.state.gc.stop()
             await app.state.manager.close()
             pool.close()
             engine.dispose()
@@ -198,8 +205,15 @@ def create_app(config: ServerConfig) -> FastAPI:
         return refusal(500, "the server failed on this request; the failure is in its log")
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, bool]:
-        return {"ok": True}
+    async def healthz(request: Request) -> dict[str, Any]:
+        """The server is up: its live tables and connections, and its full collections' pauses."""
+        manager: TableManager = request.app.state.manager
+        return {
+            "ok": True,
+            "live_tables": len(manager.tables),
+            "connections": sum(len(t.connections) for t in manager.tables.values()),
+            "gc": request.app.state.gc.report(),
+        }
 
     @app.get("/", response_model=None, include_in_schema=False)
     async def lobby_page() -> FileResponse | HTMLResponse:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from atout.server.connection import Limits
 
 
 def default_db_path() -> Path:
@@ -30,7 +32,11 @@ class ServerConfig:
     ``bot_pause``: seconds a ``random`` or ``rules`` bot waits before it plays, so that people can
     follow (0 in tests). ``leave_timeout``: seconds after a person's last connection closes
     mid-deal before a ``rules`` bot plays for them. ``bot_workers``: processes that run the bots.
-    ``buffer``: updates kept per seat for a reconnecting client. ``allowed_origins``: the pages
+    ``buffer``, ``buffer_bytes``: messages (and their bytes) kept per seat for a reconnecting
+    client, during a deal. ``info_delay``: seconds over which changes of the table info are told
+    as one message. ``idle_unload``: seconds a table with no connection and nothing to do stays
+    in memory. ``deals_file``: prepared deals (:mod:`atout.server.prepared`). ``limits``: what one
+    connection may cost (:class:`atout.server.connection.Limits`). ``allowed_origins``: the pages
     (``scheme://host[:port]``) besides the server's own that may open a table's websocket
     (:func:`atout.server.origins.origin_allowed`).
     """
@@ -40,4 +46,9 @@ class ServerConfig:
     leave_timeout: float = 60.0
     bot_workers: int = 2
     buffer: int = 256
+    buffer_bytes: int = 1 << 20
+    info_delay: float = 0.05
+    idle_unload: float = 60.0
+    deals_file: str | None = None
+    limits: Limits = field(default_factory=Limits)
     allowed_origins: frozenset[str] = frozenset()

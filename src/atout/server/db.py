@@ -35,7 +35,8 @@ class Base(DeclarativeBase):
 
 
 class TableRow(Base):
-    """A table: its rules (preset name and every option) and its state."""
+    """A table: its rules (preset name and every option), its state, and the hash of its host's
+    token (the person who created it)."""
 
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -43,6 +44,7 @@ class TableRow(Base):
     preset: Mapped[str] = mapped_column(String(40))
     rules_json: Mapped[str] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(20))
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SeatRow(Base):
@@ -60,8 +62,9 @@ class SeatRow(Base):
 
 
 class DealRow(Base):
-    """A deal: its dealer and dealt cards (``Game.dealt()``), the table's sequence number at which
-    it was dealt, and once over its scores and outcome."""
+    """A deal: its dealer and dealt cards (``Game.dealt()``), the log's sequence number at which
+    it was dealt and each seat's own sequence number then (``seat_seqs_json``), and once over its
+    scores and outcome."""
 
     __tablename__ = "deals"
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
@@ -73,6 +76,7 @@ class DealRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     scores_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    seat_seqs_json: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class ActionRow(Base):

@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from atout.presets import PRESETS, preset, rules_for
 from atout.rules import OPTION_HELP, Rules, RulesError
 from atout.server.botpool import BOT_LEVELS
-from atout.server.tables import SeatRequest, TableError, TableManager
+from atout.server.manager import TableManager
+from atout.server.tables import SeatRequest, TableError
 
 router = APIRouter(prefix="/api")
 
@@ -161,29 +162,32 @@ async def create_table(body: CreateBody, request: Request) -> dict[str, Any]:
 @router.get("/tables/{table_id}")
 async def table_info(table_id: str, request: Request) -> dict[str, Any]:
     """The public table info."""
-    table = await _manager(request).get(table_id)
-    async with table.lock:
+    async with _manager(request).use(table_id) as table, table.lock:
         return table.info()
 
 
 @router.post("/tables/{table_id}/seats/{seat}/claim")
-async def claim_seat(table_id: str, seat: int, body: ClaimBody, request: Request) -> dict[str, Any]:
-    """Take an open seat by a name, or take one's own seat back by its token."""
-    table = await _manager(request).get(table_id)
-    if body.token is not None:
-        return {"seat": seat, "token": await table.reclaim(seat, body.token)}
-    return {"seat": seat, "token": await table.claim(seat, body.name.strip())}
+async def claim_seat(
+    table_id: str, seat: int, body: ClaimBody, request: Request, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    """Take an open seat by a name, or take one's own seat back by its token. A token sent as
+    ``Authorization`` that already holds a seat here is refused: nobody holds two seats."""
+    async with _manager(request).use(table_id) as table:
+        if body.token is not None:
+            return {"seat": seat, "token": await table.reclaim(seat, body.token)}
+        return {"seat": seat, "token": await table.claim(seat, body.name.strip(), _bearer(authorization))}
 
 
 @router.post("/tables/{table_id}/seats/{seat}")
 async def change_seat(
     table_id: str, seat: int, body: SeatChangeBody, request: Request, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
-    """Between deals: a seat becomes a bot, or open for a person to claim."""
-    table = await _manager(request).get(table_id)
-    await table.set_seat(_bearer(authorization), seat, body.kind, body.bot)
-    async with table.lock:
-        return table.info()
+    """Between deals: a seat becomes a bot, or open for a person to claim. A person's seat only
+    by that person, or by the host once its holder has left."""
+    async with _manager(request).use(table_id) as table:
+        await table.set_seat(_bearer(authorization), seat, body.kind, body.bot)
+        async with table.lock:
+            return table.info()
 
 
 @router.post("/tables/{table_id}/next")
@@ -191,7 +195,7 @@ async def next_deal(
     table_id: str, request: Request, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """Deal the next deal (a rematch), the dealer passing on."""
-    table = await _manager(request).get(table_id)
-    await table.next_deal(_bearer(authorization))
-    async with table.lock:
-        return table.info()
+    async with _manager(request).use(table_id) as table:
+        await table.next_deal(_bearer(authorization))
+        async with table.lock:
+            return table.info()

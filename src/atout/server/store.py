@@ -13,6 +13,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from atout.server.db import ActionRow, DealRow, SeatRow, TableRow, now
@@ -32,7 +33,8 @@ class SeatRecord:
 
 @dataclass
 class DealRecord:
-    """A deal as stored, with its actions (words, in order) and their sequence numbers."""
+    """A deal as stored, with its actions (words, in order) and their sequence numbers in the
+    log; ``seat_seqs``: each seat's own sequence number when it was dealt."""
 
     deal_no: int
     dealer: int
@@ -41,11 +43,12 @@ class DealRecord:
     scores: list[int] | None = None
     outcome: str | None = None
     actions: list[tuple[int, int, str]] = field(default_factory=list)
+    seat_seqs: list[int] | None = None
 
 
 @dataclass
 class TableRecord:
-    """A table as stored: its rules, seats and every deal."""
+    """A table as stored: its rules, seats and every deal, and its host's token hash."""
 
     id: str
     preset: str
@@ -53,6 +56,7 @@ class TableRecord:
     state: str
     seats: list[SeatRecord]
     deals: list[DealRecord]
+    host_hash: str | None = None
 
 
 class Store:
@@ -71,6 +75,7 @@ class Store:
                     rules_json=json.dumps(record.rules),
                     state=record.state,
                     created_at=now(),
+                    host_hash=record.host_hash,
                 )
             )
             session.flush()
@@ -97,17 +102,25 @@ class Store:
                     dealer=deal.dealer,
                     dealt_json=json.dumps(deal.dealt),
                     seq=deal.seq,
+                    seat_seqs_json=None if deal.seat_seqs is None else json.dumps(deal.seat_seqs),
                     started_at=now(),
                 )
             )
             _set_state(session, table_id, "playing")
 
     def append_action(self, table_id: str, deal_no: int, seq: int, seat: int, action: str) -> None:
-        """One action, committed."""
-        with Session(self.engine) as session, session.begin():
-            session.add(
-                ActionRow(table_id=table_id, deal_no=deal_no, seq=seq, seat=seat, action=action, at=now())
-            )
+        """One action, committed. Writing the same action again is a no-op (a retry after a
+        commit whose answer was lost); another action at that number is an error."""
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(
+                    ActionRow(table_id=table_id, deal_no=deal_no, seq=seq, seat=seat, action=action, at=now())
+                )
+        except IntegrityError:
+            with Session(self.engine) as session:
+                row = session.get(ActionRow, (table_id, seq))
+                if row is None or (row.deal_no, row.seat, row.action) != (deal_no, seat, action):
+                    raise
 
     def end_deal(self, table_id: str, deal_no: int, scores: list[int], outcome: str) -> None:
         """A deal's scores and outcome once it is over (the table is then between deals)."""
@@ -138,6 +151,7 @@ class Store:
                     d.seq,
                     None if d.scores_json is None else json.loads(d.scores_json),
                     d.outcome,
+                    seat_seqs=None if d.seat_seqs_json is None else json.loads(d.seat_seqs_json),
                 )
                 for d in session.scalars(
                     select(DealRow).where(DealRow.table_id == table_id).order_by(DealRow.deal_no)
@@ -148,7 +162,13 @@ class Store:
             ):
                 deals[a.deal_no].actions.append((a.seq, a.seat, a.action))
             return TableRecord(
-                row.id, row.preset, json.loads(row.rules_json), row.state, seats, list(deals.values())
+                row.id,
+                row.preset,
+                json.loads(row.rules_json),
+                row.state,
+                seats,
+                list(deals.values()),
+                row.host_hash,
             )
 
 

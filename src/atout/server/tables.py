@@ -1,14 +1,12 @@
-"""Live tables: the seats, the deal in progress, the connections, and the manager of them all.
+"""A live table: its seats, the deal in progress rebuilt from the log, the connections, and one
+worker task that moves it on (bots' moves, a deal's end, a deal to deal, a write to retry).
 
-Each table has one :class:`asyncio.Lock`; everything that reads or changes it runs under that
-lock, so tables never wait on each other. An action is checked by the engine, committed to the
-log, then applied and told to every seat, each from its own view (``deal.view(seat)``) only.
-Every applied action and every new deal takes the next sequence number; each seat keeps a
-buffer of its recent updates for a client that reconnects with the last number it saw.
-
-Computer players (bots, and a ``rules`` bot for a person who left mid-deal) are driven by one
-task per table that asks the process pool (:mod:`atout.server.botpool`) and then applies the
-answer like any other action.
+Everything that reads or changes a table runs under its :class:`asyncio.Lock`, so tables never
+wait on each other. An action is checked by the engine, committed to the log, then applied and
+told: each seat from its own view only, through its :class:`~atout.server.streams.SeatStream`,
+which numbers and sends a message only when that seat's view changed. A step another seat takes
+in secret therefore reaches nobody else, not even as a number (docs/protocol.md, "What a seat
+may infer").
 """
 
 from __future__ import annotations
@@ -17,12 +15,10 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import random
 import secrets
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from atout.engine.errors import IllegalActionError
@@ -31,14 +27,18 @@ from atout.rules import Rules
 from atout.scoring.summary import summary_to_json
 from atout.server.botpool import QUICK_BOTS, BotPool, check_bot
 from atout.server.config import ServerConfig
+from atout.server.connection import CLOSE_SERVER, Connection
 from atout.server.db import now
+from atout.server.prepared import PreparedDeals
 from atout.server.store import DealRecord, SeatRecord, Store, TableRecord
+from atout.server.streams import Message, SeatStream, encode
 
 log = logging.getLogger(__name__)
 
-Message = dict[str, Any]
 LEFT_BOT = "rules"
 """The bot that plays for a person who left mid-deal."""
+RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+"""Seconds between tries of a write the database refused (the last one repeats)."""
 
 
 class TableError(Exception):
@@ -51,11 +51,15 @@ class TableError(Exception):
 
 class MessageError(Exception):
     """A refused websocket message: its code (``bad_message``, ``not_your_turn``, ``stale``,
-    ``illegal``, ``not_seated``), a message, and the rule for an illegal action."""
+    ``illegal``, ``not_seated``, ``server_error``), a message, and the rule for an illegal action."""
 
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.code, self.message, self.rule = code, message, rule
+
+
+class SaveError(Exception):
+    """The database refused a write; nothing was changed in memory."""
 
 
 def new_token() -> str:
@@ -68,51 +72,81 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass(eq=False)
-class Connection:
-    """One open websocket: the seat it speaks for (``None``: a watcher) and its outbox, which a
-    sender task empties in order (``None`` in the outbox closes it)."""
+def bot_name(spec: str) -> str:
+    """The name a bot's seat gets: ``Rules bot``, ``Expert Fast``..."""
+    return {"random": "Random bot", "rules": "Rules bot"}.get(
+        spec, spec.replace("expert:", "Expert ").title()
+    )
 
-    seat: int | None = None
-    token_hash: str | None = None
-    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
-    def send(self, message: Message) -> None:
-        """Queue a message for this client."""
-        self.outbox.put_nowait(json.dumps(message, ensure_ascii=False))
+@dataclass
+class SeatRequest:
+    """A seat asked for at creation: ``human`` (the creator's, or kept for someone by name),
+    ``bot`` with its level, or ``open``."""
+
+    kind: str
+    name: str = ""
+    bot: str | None = None
 
 
 class Table:
-    """One table: its rules and seats, the current deal rebuilt from the log, the running totals,
-    the connections and the tasks that play for bots and watch for people who left."""
+    """One table: its rules and seats, the current deal, the running totals, the connections,
+    each seat's stream, and the tasks that play for bots and watch for people who left."""
 
-    def __init__(self, record: TableRecord, store: Store, pool: BotPool, config: ServerConfig) -> None:
+    def __init__(
+        self,
+        record: TableRecord,
+        store: Store,
+        pool: BotPool,
+        config: ServerConfig,
+        prepared: PreparedDeals | None = None,
+    ) -> None:
         self.id = record.id
         self.preset = record.preset
         self.rules = Rules.from_options(record.rules)
         self.state = record.state
         self.seats = record.seats
-        self.store, self.pool, self.config = store, pool, config
+        self.host_hash = record.host_hash
+        self.store, self.pool, self.config, self.prepared = store, pool, config, prepared
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
+        self.pins = 0
+        self.idle_since: float | None = None
+        self.closed = False
         self.ended: list[DealRecord] = [d for d in record.deals if d.scores is not None]
         self.totals = [sum(d.scores[s] for d in self.ended if d.scores) for s in range(self.rules.players)]
         self.deal: Deal | None = None
         self.deal_no = 0
         self.deal_seq = 0
-        self.seq = 0
-        self.buffers: list[deque[Message]] = [deque(maxlen=config.buffer) for _ in self.seats]
-        self.seen_events = [0] * len(self.seats)
-        self._driver: asyncio.Task[None] | None = None
+        self.version = 0
+        """The log's sequence number: every applied action and every deal dealt takes the next."""
+        self.public_seq = 0
+        """The watchers' sequence number: a deal dealt, a deal over."""
+        self.streams = [SeatStream(0, config.buffer, config.buffer_bytes) for _ in self.seats]
+        self._worker: asyncio.Task[None] | None = None
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._info_due: asyncio.TimerHandle | None = None
+        self._start_wanted = False
+        self._told_at = 0.0
+        self._failing = False
         if record.deals:
-            last = record.deals[-1]
-            self.deal = deal_from_dealt(self.rules, last.dealer, last.dealt)
-            for _seq, _seat, words in last.actions:
-                self.deal.apply(self.deal.parse(words))
-            self.deal_no, self.deal_seq = last.deal_no, last.seq
-            self.seq = max([last.seq, *(a[0] for a in last.actions)])
-            self._count_events()
+            self._rebuild(record.deals[-1])
+        self.public_seq = len(record.deals) + len(self.ended)
+
+    def _rebuild(self, last: DealRecord) -> None:
+        """The last deal replayed from the log, each seat's stream numbered as it was told."""
+        deal = deal_from_dealt(self.rules, last.dealer, last.dealt)
+        starts = last.seat_seqs or [last.seq] * len(self.seats)
+        for s, stream in enumerate(self.streams):
+            stream.resume(starts[s], deal.view(s))
+        for _seq, _seat, words in last.actions:
+            deal.apply(deal.parse(words))
+            for s, stream in enumerate(self.streams):
+                stream.note(deal.view(s))
+        for stream in self.streams:
+            stream.events = 0 if stream.view is None else len(stream.view.events)
+        self.deal, self.deal_no, self.deal_seq = deal, last.deal_no, last.seq
+        self.version = max([last.seq, *(a[0] for a in last.actions)])
 
     # ------------------------------------------------------------------ reading
     def seat_info(self, s: int) -> Message:
@@ -124,7 +158,7 @@ class Table:
             "kind": seat.kind,
             "name": seat.name,
             "bot": LEFT_BOT if replaced else seat.bot,
-            "connected": any(c.seat == s for c in self.connections),
+            "connected": self._connected(s),
             "replaced_by_bot": replaced,
         }
 
@@ -143,7 +177,8 @@ class Table:
         }
 
     def info(self) -> Message:
-        """The public table info (docs/server.md)."""
+        """The public table info (docs/server.md): the same for everyone, so it holds no
+        sequence number."""
         return {
             "table_id": self.id,
             "game": self.rules.game,
@@ -155,7 +190,6 @@ class Table:
             "deal_no": self.deal_no,
             "dealer": None if self.deal is None else self.deal.dealer,
             "state": self.state,
-            "seq": self.seq,
             "totals": list(self.totals),
             "history": [list(d.scores or []) for d in self.ended],
             "deals": [
@@ -174,29 +208,22 @@ class Table:
                 return s
         return None
 
-    def _view_json(self, s: int) -> Message | None:
-        return None if self.deal is None else self.deal.view(s).to_json()
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is the host's (the person who created the table)."""
+        return bool(token and self.host_hash and hmac.compare_digest(self.host_hash, token_hash(token)))
 
-    def state_message(self, conn: Connection) -> Message:
-        """A full resync for this connection."""
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "seat": conn.seat,
-            "table": self.info(),
-            "deal_no": self.deal_no,
-            "view": None if conn.seat is None else self._view_json(conn.seat),
-            "totals": list(self.totals),
-        }
+    def seq_of(self, conn: Connection) -> int:
+        """The sequence number of this connection's stream."""
+        return self.public_seq if conn.seat is None else self.streams[conn.seat].seq
 
-    def table_message(self) -> Message:
-        """The table info, for every connection."""
-        return {"type": "table", "seq": self.seq, "table": self.info()}
+    @property
+    def busy(self) -> bool:
+        """Whether anything keeps the table in memory: a connection, a request, a task."""
+        worker = self._worker is not None and not self._worker.done()
+        return bool(self.connections or self.pins or worker or self._timers or self._info_due)
 
-    def _count_events(self) -> None:
-        for s in range(len(self.seats)):
-            view = self._view_json(s)
-            self.seen_events[s] = 0 if view is None else len(view["events"])
+    def _connected(self, s: int) -> bool:
+        return any(c.seat == s for c in self.connections)
 
     def _bot_seat(self) -> int | None:
         """The seat a computer must play now, if any."""
@@ -210,82 +237,145 @@ class Table:
 
     def _bot_spec(self, s: int) -> str:
         seat = self.seats[s]
-        if seat.kind == "bot" and seat.bot:
-            return seat.bot
-        return LEFT_BOT
+        return seat.bot if seat.kind == "bot" and seat.bot else LEFT_BOT
 
-    def _connected(self, s: int) -> bool:
-        return any(c.seat == s for c in self.connections)
+    # ------------------------------------------------------------------ messages
+    def _state_message(self, conn: Connection) -> Message:
+        s = conn.seat
+        view = None
+        if s is not None and self.deal is not None:
+            view = self.deal.view(s).to_json()
+        return {
+            "type": "state",
+            "seq": self.seq_of(conn),
+            "seat": s,
+            "table": self.info(),
+            "deal_no": self.deal_no,
+            "view": view,
+            "totals": list(self.totals),
+        }
 
-    # ------------------------------------------------------------------ sending
-    def broadcast_table(self) -> None:
-        """Tell everyone the table info changed."""
-        message = self.table_message()
-        for conn in self.connections:
-            conn.send(message)
+    def _error(self, conn: Connection, code: str, message: str, rule: str | None = None) -> Message:
+        return {"type": "error", "seq": self.seq_of(conn), "code": code, "message": message, "rule": rule}
 
-    def _to_seat(self, s: int, message: Message) -> None:
-        self.buffers[s].append(message)
+    def error_message(self, conn: Connection, error: MessageError) -> Message:
+        """An ``error`` message for a refused websocket message."""
+        return self._error(conn, error.code, error.message, error.rule)
+
+    def _send(self, conn: Connection, message: Message) -> None:
+        conn.send_text(encode(message))
+
+    def _info_changed(self) -> None:
+        """The table info changed: tell everyone once, shortly (changes that come together, such
+        as many connections closing, make one message)."""
+        if self._info_due is None and not self.closed:
+            loop = asyncio.get_running_loop()
+            self._info_due = loop.call_later(self.config.info_delay, self._send_info)
+
+    def _send_info(self) -> None:
+        self._info_due = None
+        if not self.connections:
+            return
+        info = self.info()
+        texts: dict[int, str] = {}
+        for conn in list(self.connections):
+            seq = self.seq_of(conn)
+            text = texts.get(seq)
+            if text is None:
+                text = texts[seq] = encode({"type": "table", "seq": seq, "table": info})
+            conn.send_text(text)
+
+    def _to_seat(self, s: int, message: Message, keep: bool = True) -> None:
+        text = encode(message)
+        if keep:
+            self.streams[s].keep(message["seq"], text)
         for conn in self.connections:
             if conn.seat == s:
-                conn.send(message)
+                conn.send_text(text)
+
+    def _to_watchers(self, message: Message) -> None:
+        text = encode(message)
+        for conn in self.connections:
+            if conn.seat is None:
+                conn.send_text(text)
+
+    def _tell_all_failed(self) -> None:
+        for conn in self.connections:
+            self._tell_if_failing(conn)
+
+    def _tell_if_failing(self, conn: Connection) -> None:
+        if self._failing:
+            message = "the server could not save the table's last move; it tries again"
+            self._send(conn, self._error(conn, "server_error", message))
+
+    # ------------------------------------------------------------------ writing
+    async def _write(self, call: Any, *args: Any) -> None:
+        """A store call in a worker thread; any failure is a :class:`SaveError`."""
+        try:
+            await asyncio.to_thread(call, *args)
+        except Exception as exc:
+            log.warning("table %s: the database refused a write: %s", self.id, exc)
+            raise SaveError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
 
     # ------------------------------------------------------------------ websocket side
     async def hello(self, conn: Connection, token: str | None, last_seq: int | None) -> None:
-        """A client says who it is: a token's seat gets its missed updates (or a full state), a
+        """A client says who it is: a token's seat gets its missed messages (or a full state), a
         watcher the table; a person a bot replaced takes the seat back."""
         async with self.lock:
             s = self.seat_of(token)
-            if token and s is None:
-                conn.send(self._error("not_seated", "this token holds no seat at this table"))
             conn.seat = s
             conn.token_hash = None if s is None or token is None else token_hash(token)
             self.connections.add(conn)
+            self.idle_since = None
+            if token and s is None:
+                self._send(conn, self._error(conn, "not_seated", "this token holds no seat at this table"))
             if s is None:
-                conn.send(self.table_message())
+                self._send(conn, self._state_message(conn) if self.deal else self._table_message(conn))
+                self._tell_if_failing(conn)
                 return
             self._cancel_timer(s)
             seat = self.seats[s]
             if seat.left_at is not None:
                 seat.left_at = None
-                await asyncio.to_thread(self.store.save_seat, self.id, seat)
-            missed = self._missed(s, last_seq)
+                with contextlib.suppress(SaveError):
+                    await self._write(self.store.save_seat, self.id, seat)
+            missed = self.streams[s].missed(last_seq, self.state == "playing")
             if missed is None:
-                conn.send(self.state_message(conn))
+                self._send(conn, self._state_message(conn))
             else:
-                for message in missed:
-                    conn.send(message)
-            self.broadcast_table()
+                for text in missed:
+                    conn.send_text(text)
+            self._tell_if_failing(conn)
+            self._info_changed()
+            self._kick()
 
-    def _missed(self, s: int, last_seq: int | None) -> list[Message] | None:
-        """The updates after ``last_seq`` from the seat's buffer, or ``None`` if the gap is not all
-        there (unknown, from another deal, or beyond the buffer)."""
-        if last_seq is None or self.deal is None or last_seq < self.deal_seq or last_seq > self.seq:
-            return None
-        if last_seq == self.seq:  # between deals the end may not have arrived: resync
-            return [] if self.state == "playing" else None
-        missed = [m for m in self.buffers[s] if m["seq"] > last_seq]
-        if not missed or missed[0]["seq"] != last_seq + 1:
-            return None
-        return missed
+    def _table_message(self, conn: Connection) -> Message:
+        return {"type": "table", "seq": self.seq_of(conn), "table": self.info()}
 
     async def resync(self, conn: Connection) -> None:
         """A full state, on request."""
         async with self.lock:
-            conn.send(self.state_message(conn))
+            self._send(conn, self._state_message(conn))
+
+    def pong(self, conn: Connection) -> None:
+        """Answer a ping, after everything already queued for this connection."""
+        self._send(conn, {"type": "pong", "seq": self.seq_of(conn)})
 
     async def leave(self, conn: Connection) -> None:
         """A websocket closed: a person who left mid-deal gets a bot after the timeout."""
         async with self.lock:
             self.connections.discard(conn)
             s = conn.seat
-            if s is not None and not self._connected(s) and self.state == "playing":
-                self._start_timer(s)
-            self.broadcast_table()
+            if s is None:
+                return
+            if not self._connected(s):
+                if self.state == "playing":
+                    self._start_timer(s)
+                self._info_changed()
 
     async def act(self, conn: Connection, seq: int, words: str) -> None:
         """A person's action: checked (seat and token, turn, sequence number, the engine), then
-        committed and told to every seat. Raises :class:`MessageError`, changing nothing."""
+        committed and told. Raises :class:`MessageError`, changing nothing."""
         async with self.lock:
             s = conn.seat
             if s is None or conn.token_hash is None:
@@ -297,47 +387,64 @@ class Table:
                 raise MessageError("not_your_turn", "no deal is being played")
             if self.deal.current_player != s:
                 raise MessageError("not_your_turn", f"it is seat {self.deal.current_player}'s turn")
-            if seq != self.seq:
-                raise MessageError("stale", f"you acted on seq {seq}; the table is at seq {self.seq}")
+            if seq != self.streams[s].seq:
+                raise MessageError(
+                    "stale", f"you acted on seq {seq}; your seat is at seq {self.streams[s].seq}"
+                )
             try:
                 action = self.deal.parse(words)
             except ValueError as exc:
                 raise MessageError("illegal", str(exc)) from None
             if action not in self.deal.legal_actions():
                 try:
-                    self.deal.apply(action)
+                    self.deal.clone().apply(action)
                 except IllegalActionError as exc:
                     raise MessageError("illegal", exc.reason, exc.rule) from None
-                raise RuntimeError("the engine applied an action it did not list")  # pragma: no cover
-            await self._commit(s, action)
+                raise RuntimeError("the engine accepted an action it did not list")  # pragma: no cover
+            try:
+                await self._commit(s, action)
+            except SaveError:
+                raise MessageError(
+                    "server_error", "the server could not save your move; nothing changed: try again"
+                ) from None
 
     # ------------------------------------------------------------------ applying
     async def _commit(self, s: int, action: int) -> None:
-        """Log the action, then apply it and tell everyone (under the lock)."""
+        """Log the action, then apply it and tell each seat whose view changed (under the lock).
+        Raises :class:`SaveError`, changing nothing, when the log refuses it."""
         deal = self.deal
         assert deal is not None
         words = deal.action_name(action)
-        await asyncio.to_thread(self.store.append_action, self.id, self.deal_no, self.seq + 1, s, words)
+        await self._write(self.store.append_action, self.id, self.deal_no, self.version + 1, s, words)
         deal.apply(action)
-        self.seq += 1
-        for seat in range(len(self.seats)):
-            view = deal.view(seat).to_json()
-            events = view["events"][self.seen_events[seat] :]
-            self.seen_events[seat] = len(view["events"])
-            self._to_seat(
-                seat,
-                {"type": "update", "seq": self.seq, "deal_no": self.deal_no, "events": events, "view": view},
-            )
-        if deal.is_over():
-            await self._end_deal()
-        else:
-            self._kick()
+        self.version += 1
+        told_others = False
+        for seat, stream in enumerate(self.streams):
+            update = stream.observe(deal.view(seat))
+            if update is None:
+                continue
+            told_others = told_others or seat != s
+            update["deal_no"] = self.deal_no
+            self._to_seat(seat, update)
+        if told_others:
+            self._told_at = asyncio.get_running_loop().time()
+        await self._end_if_over()
+        self._kick()
+
+    async def _end_if_over(self) -> None:
+        """End the deal now if it is over; the worker tries again if the write is refused."""
+        if self.state == "playing" and self.deal is not None and self.deal.is_over():
+            try:
+                await self._end_deal()
+            except SaveError:
+                self._kick()
 
     async def _end_deal(self) -> None:
+        """Record the end of a deal that is over, then tell everyone (under the lock)."""
         deal = self.deal
         assert deal is not None
         scores = deal.scores()
-        await asyncio.to_thread(self.store.end_deal, self.id, self.deal_no, scores, deal.outcome)
+        await self._write(self.store.end_deal, self.id, self.deal_no, scores, deal.outcome)
         record = DealRecord(self.deal_no, deal.dealer, {}, self.deal_seq, scores, deal.outcome)
         self.ended.append(record)
         self.totals = [t + x for t, x in zip(self.totals, scores, strict=True)]
@@ -345,94 +452,154 @@ class Table:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        self.pool.forget(f"{self.id}/")
         summary = None if deal.summary is None else summary_to_json(deal.summary)
-        for s in range(len(self.seats)):
-            self._to_seat(
-                s,
-                {
-                    "type": "deal_over",
-                    "seq": self.seq,
-                    "deal_no": self.deal_no,
-                    "scores": scores,
-                    "totals": list(self.totals),
-                    "summary": summary,
-                    "outcome": deal.outcome,
-                },
-            )
-        self.broadcast_table()
+        over = {
+            "type": "deal_over",
+            "deal_no": self.deal_no,
+            "scores": scores,
+            "totals": list(self.totals),
+            "summary": summary,
+            "outcome": deal.outcome,
+        }
+        for s, stream in enumerate(self.streams):
+            self._to_seat(s, {**over, "seq": stream.seq}, keep=False)
+            stream.clear()
+        self.public_seq += 1
+        self._to_watchers({**over, "seq": self.public_seq})
+        self._info_changed()
 
     async def start_deal(self) -> None:
-        """Deal the next deal (under the lock): the first dealer at random, then
-        :func:`atout.games.next_dealer`."""
+        """Deal the next deal (under the lock): a prepared deal if the server has one for these
+        rules, else a shuffle; the first dealer at random, then :func:`atout.games.next_dealer`.
+        A deal that is over as soon as it is dealt (a petit sec) ends at once."""
         dealer = secrets.randbelow(self.rules.players) if self.deal is None else next_dealer(self.deal)
-        deal = new_deal(self.rules, dealer=dealer, rng=random.Random(secrets.randbits(64)))
-        record = DealRecord(self.deal_no + 1, dealer, deal.dealt(), self.seq + 1)
-        await asyncio.to_thread(self.store.start_deal, self.id, record)
-        self.deal, self.deal_no, self.seq, self.deal_seq = deal, record.deal_no, record.seq, record.seq
+        prepared = None if self.prepared is None else self.prepared.take(self.rules)
+        if prepared is not None:
+            dealer = prepared.dealer
+            deal = deal_from_dealt(self.rules, dealer, prepared.dealt)
+        else:
+            deal = new_deal(self.rules, dealer=dealer, rng=random.Random(secrets.randbits(64)))
+        starts = [stream.seq + 1 for stream in self.streams]
+        record = DealRecord(self.deal_no + 1, dealer, deal.dealt(), self.version + 1, seat_seqs=starts)
+        try:
+            await self._write(self.store.start_deal, self.id, record)
+        except SaveError:
+            if prepared is not None and self.prepared is not None:
+                self.prepared.give_back(prepared)
+            raise
+        self._start_wanted = False
+        self.deal, self.deal_no, self.version, self.deal_seq = deal, record.deal_no, record.seq, record.seq
         self.state = "playing"
-        for buffer in self.buffers:
-            buffer.clear()
-        self._count_events()
+        for s, stream in enumerate(self.streams):
+            stream.begin(deal.view(s))
+        self.public_seq += 1
         for conn in self.connections:
-            conn.send(self.state_message(conn))
+            self._send(conn, self._state_message(conn))
         for s, seat in enumerate(self.seats):
             if seat.kind == "human" and seat.left_at is None and not self._connected(s):
                 self._start_timer(s)
+        self._info_changed()
+        await self._end_if_over()
         self._kick()
 
     async def resume(self) -> None:
-        """After loading from the log: finish a deal whose end was not recorded, watch for the
-        people of a deal in progress, and let the bots play."""
+        """After loading from the log: let the worker finish what was left (a deal's end, a
+        deal to deal, the bots' moves) and watch for the people of a deal in progress."""
         async with self.lock:
-            if self.deal is not None and self.deal.is_over() and self.state == "playing":
-                await self._end_deal()
+            if self.state == "waiting" and all(seat.kind != "open" for seat in self.seats):
+                self._start_wanted = True
             if self.state == "playing":
                 for s, seat in enumerate(self.seats):
                     if seat.kind == "human" and seat.left_at is None:
                         self._start_timer(s)
-                self._kick()
+            self._kick()
 
-    # ------------------------------------------------------------------ computer players
+    # ------------------------------------------------------------------ the worker
+    def _due(self) -> bool:
+        """Whether the worker has something to do now."""
+        if self.closed:
+            return False
+        if self._start_wanted:
+            return True
+        if self.state == "playing" and self.deal is not None and self.deal.is_over():
+            return True
+        return self._bot_seat() is not None
+
     def _kick(self) -> None:
-        """Start the bot driver if a computer is to play and none is running (under the lock)."""
+        """Start the worker if it has work and is not running (under the lock)."""
         for seat in self.seats:
             if seat.kind == "bot" and seat.bot:
                 self.pool.warm(seat.bot)
-        if (self._driver is None or self._driver.done()) and self._bot_seat() is not None:
-            self._driver = asyncio.create_task(self._drive(), name=f"bots {self.id}")
+        if (self._worker is None or self._worker.done()) and self._due():
+            self._worker = asyncio.create_task(self._work(), name=f"table {self.id}")
 
-    async def _drive(self) -> None:
-        loop = asyncio.get_running_loop()
+    async def _work(self) -> None:
+        """Move the table on until nothing is due: end a finished deal, deal a wanted deal, play
+        the bots' moves. A write the database refuses is told to the clients and tried again."""
+        failures = 0
         while True:
-            async with self.lock:
-                s = self._bot_seat()
-                if s is None or self.deal is None:
-                    return
-                spec, seq = self._bot_spec(s), self.seq
-                view_json = json.dumps(self.deal.view(s).to_json())
-            started = loop.time()
             try:
-                words = await self.pool.decide(spec, view_json)
-            except Exception:  # a bot that fails must not stop the table
-                log.exception("bot %s failed at table %s; playing the first legal action", spec, self.id)
-                words = None
-            pause = self.config.bot_pause if spec.partition(":")[0] in QUICK_BOTS else 0.0
-            rest = pause - (loop.time() - started)
+                if not await self._step():
+                    return
+                if self._failing:
+                    self._failing = False
+                    log.info("table %s: the database accepts writes again", self.id)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not isinstance(exc, SaveError):
+                    log.exception("table %s: the worker failed; it tries again", self.id)
+                if not self._failing:
+                    self._failing = True
+                    async with self.lock:
+                        self._tell_all_failed()
+                await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)])
+                failures += 1
+
+    async def _step(self) -> bool:
+        """One thing the worker does; ``False`` when nothing is due."""
+        loop = asyncio.get_running_loop()
+        async with self.lock:
+            if not self._due():
+                return False
+            if self.state == "playing" and self.deal is not None and self.deal.is_over():
+                await self._end_deal()
+                return True
+            if self._start_wanted:
+                await self.start_deal()
+                return True
+            s = self._bot_seat()
+            if s is None or self.deal is None:
+                return False
+            spec, version, deal_no = self._bot_spec(s), self.version, self.deal_no
+            view_json = encode(self.deal.view(s).to_json())
+        try:
+            words: str | None = await self.pool.decide(spec, view_json, f"{self.id}/{deal_no}/{s}")
+        except Exception:  # a bot that fails must not stop the table
+            log.exception("bot %s failed at table %s; playing the first legal action", spec, self.id)
+            words = None
+        if spec.partition(":")[0] in QUICK_BOTS:
+            # a quick bot plays no sooner than the pause after the others were last told
+            # something: a step of its own that nobody else sees adds no visible wait
+            rest = self._told_at + self.config.bot_pause - loop.time()
             if rest > 0:
                 await asyncio.sleep(rest)
-            async with self.lock:
-                if self.seq != seq or self._bot_seat() != s or self.deal is None:
-                    continue
-                legal = self.deal.legal_actions()
+        async with self.lock:
+            if self.version != version or self._bot_seat() != s or self.deal is None:
+                return True
+            legal = self.deal.legal_actions()
+            action = legal[0]
+            if words is not None:
+                try:
+                    action = self.deal.parse(words)
+                except ValueError:
+                    log.error("bot %s answered %r at table %s", spec, words, self.id)
+            if action not in legal:
                 action = legal[0]
-                if words is not None:
-                    try:
-                        action = self.deal.parse(words)
-                    except ValueError:
-                        log.error("bot %s answered %r at table %s", spec, words, self.id)
-                if action not in legal:
-                    action = legal[0]
-                await self._commit(s, action)
+            await self._commit(s, action)
+        return True
 
     # ------------------------------------------------------------------ people who leave
     def _start_timer(self, s: int) -> None:
@@ -445,18 +612,26 @@ class Table:
             timer.cancel()
 
     async def _replace_later(self, s: int) -> None:
-        await asyncio.sleep(self.config.leave_timeout)
-        async with self.lock:
-            self._timers.pop(s, None)
-            seat = self.seats[s]
-            if self._connected(s) or seat.kind != "human" or seat.left_at is not None:
-                return
-            if self.state != "playing":
-                return
-            seat.left_at = now()
-            await asyncio.to_thread(self.store.save_seat, self.id, seat)
-            self.broadcast_table()
-            self._kick()
+        delay = self.config.leave_timeout
+        while True:
+            await asyncio.sleep(delay)
+            async with self.lock:
+                seat = self.seats[s]
+                if self._connected(s) or seat.kind != "human" or seat.left_at is not None:
+                    break
+                if self.state != "playing":
+                    break
+                seat.left_at = now()
+                try:
+                    await self._write(self.store.save_seat, self.id, seat)
+                except SaveError:
+                    seat.left_at = None
+                    delay = RETRY_DELAYS[-1]
+                    continue
+                self._info_changed()
+                self._kick()
+                break
+        self._timers.pop(s, None)
 
     # ------------------------------------------------------------------ lobby side
     def _check_seat(self, s: int) -> SeatRecord:
@@ -472,24 +647,41 @@ class Table:
             )
         return s
 
-    async def _fill_check(self) -> None:
-        """Deal the first deal once no seat is open."""
-        if self.state == "waiting" and all(seat.kind != "open" for seat in self.seats):
-            await self.start_deal()
+    async def _save_seat(self, seat: SeatRecord, before: SeatRecord) -> None:
+        """Save a changed seat; on a refusal put it back and answer 503."""
+        try:
+            await self._write(self.store.save_seat, self.id, seat)
+        except SaveError:
+            seat.__dict__.update(before.__dict__)
+            raise TableError(503, "the server could not save this; nothing changed: try again") from None
 
-    async def claim(self, s: int, name: str) -> str:
-        """Take an open seat; its new token."""
+    async def deal_if_full(self) -> None:
+        """Deal the first deal once no seat is open (the worker tries again if the write fails)."""
+        if self.state == "waiting" and all(seat.kind != "open" for seat in self.seats):
+            try:
+                await self.start_deal()
+            except SaveError:
+                self._start_wanted = True
+                self._kick()
+
+    async def claim(self, s: int, name: str, token: str | None = None) -> str:
+        """Take an open seat; its new token. A token that already holds a seat here is refused:
+        nobody holds two seats."""
         async with self.lock:
             seat = self._check_seat(s)
+            held = self.seat_of(token)
+            if held is not None:
+                raise TableError(409, f"you hold seat {held} at this table already", "seat")
             if seat.kind != "open":
                 raise TableError(409, f"seat {s} is taken", "seat")
-            token = new_token()
+            new = new_token()
+            before = SeatRecord(**seat.__dict__)
             seat.kind, seat.name, seat.bot = "human", name or seat.name or f"Player {s + 1}", None
-            seat.token_hash, seat.left_at = token_hash(token), None
-            await asyncio.to_thread(self.store.save_seat, self.id, seat)
-            self.broadcast_table()
-            await self._fill_check()
-            return token
+            seat.token_hash, seat.left_at = token_hash(new), None
+            await self._save_seat(seat, before)
+            self._info_changed()
+            await self.deal_if_full()
+            return new
 
     async def reclaim(self, s: int, token: str) -> str:
         """Take back one's seat (from the bot that played for one)."""
@@ -499,44 +691,66 @@ class Table:
                 raise TableError(403, f"this token does not hold seat {s}", "token")
             seat = self.seats[s]
             if seat.left_at is not None:
+                before = SeatRecord(**seat.__dict__)
                 seat.left_at = None
-                await asyncio.to_thread(self.store.save_seat, self.id, seat)
+                await self._save_seat(seat, before)
                 if self.state == "playing" and not self._connected(s):
                     self._start_timer(s)
-                self.broadcast_table()
+                self._info_changed()
             return token
 
     async def set_seat(self, token: str | None, s: int, kind: str, bot: str | None) -> None:
-        """Between deals, a seated person makes a seat a bot or opens it."""
+        """Between deals, a seat becomes a bot or open. A person's seat is given away only by
+        that person, or by the host once its holder has left (no connection open); a bot's or
+        an open seat by any seated person or the host."""
         async with self.lock:
-            self._seated(token)
+            mine = self.seat_of(token)
+            host = self.is_host(token)
+            if mine is None and not host:
+                raise TableError(
+                    403,
+                    "a seated person's or the host's token is needed (Authorization: Bearer <token>)",
+                    "token",
+                )
             seat = self._check_seat(s)
+            if seat.kind == "human" and s != mine:
+                if not host:
+                    raise TableError(403, f"seat {s} is {seat.name}'s: only they can give it away", "seat")
+                if self._connected(s):
+                    raise TableError(
+                        409,
+                        f"{seat.name} is still at the table: the host gives a seat away once its holder has left",
+                        "seat",
+                    )
             if self.state == "playing":
                 raise TableError(409, "seats change between deals only", "seat")
+            before = SeatRecord(**seat.__dict__)
             if kind == "bot":
                 try:
                     seat.bot = check_bot(bot or "")
                 except ValueError as exc:
                     raise TableError(400, str(exc), "bot") from None
-                seat.name = _bot_name(seat.bot)
+                seat.name = bot_name(seat.bot)
             elif kind == "open":
                 seat.bot, seat.name = None, ""
             else:
                 raise TableError(400, f"a seat becomes a bot or open, not {kind!r}", "kind")
             seat.kind, seat.token_hash, seat.left_at = kind, None, None
+            await self._save_seat(seat, before)
             self._cancel_timer(s)
             for conn in self.connections:  # whoever sat there now only watches
                 if conn.seat == s:
+                    message = self._error(conn, "not_seated", f"seat {s} was made {kind}: you are watching")
                     conn.seat = conn.token_hash = None
-                    conn.send(self._error("not_seated", f"seat {s} was made {kind}: you are watching"))
-            await asyncio.to_thread(self.store.save_seat, self.id, seat)
-            self.broadcast_table()
-            await self._fill_check()
+                    self._send(conn, message)
+            self._info_changed()
+            await self.deal_if_full()
 
     async def next_deal(self, token: str | None) -> None:
-        """A seated person deals the next deal."""
+        """A seated person (or the host) deals the next deal."""
         async with self.lock:
-            self._seated(token)
+            if self.seat_of(token) is None and not self.is_host(token):
+                self._seated(token)
             if self.state != "between_deals":
                 raise TableError(
                     409, f"the table is {self.state.replace('_', ' ')}, not between deals", "state"
@@ -544,105 +758,37 @@ class Table:
             open_seats = [s for s, seat in enumerate(self.seats) if seat.kind == "open"]
             if open_seats:
                 raise TableError(409, f"seat {open_seats[0]} is open: fill it first", "seats")
-            await self.start_deal()
-
-    def _error(self, code: str, message: str, rule: str | None = None) -> Message:
-        return {"type": "error", "seq": self.seq, "code": code, "message": message, "rule": rule}
-
-    def error_message(self, error: MessageError) -> Message:
-        """An ``error`` message for a refused websocket message."""
-        return self._error(error.code, error.message, error.rule)
+            try:
+                await self.start_deal()
+            except SaveError:
+                raise TableError(503, "the server could not deal the next deal: try again") from None
 
     async def close(self) -> None:
-        """Stop this table's tasks (server shutdown)."""
-        tasks = [t for t in (self._driver, *self._timers.values()) if t is not None]
+        """Stop this table's tasks and close its connections (shutdown, or leaving memory)."""
+        self.closed = True
+        tasks = [t for t in (self._worker, *self._timers.values()) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self._timers.clear()
+        if self._info_due is not None:
+            self._info_due.cancel()
+            self._info_due = None
         for conn in self.connections:
-            conn.outbox.put_nowait(None)
+            conn.close(CLOSE_SERVER)
 
 
-def _bot_name(spec: str) -> str:
-    return {"random": "Random bot", "rules": "Rules bot"}.get(
-        spec, spec.replace("expert:", "Expert ").title()
-    )
-
-
-@dataclass
-class SeatRequest:
-    """A seat asked for at creation: ``human`` (the creator's, or kept for someone by name),
-    ``bot`` with its level, or ``open``."""
-
-    kind: str
-    name: str = ""
-    bot: str | None = None
-
-
-class TableManager:
-    """Every live table, loaded from the log on first use."""
-
-    def __init__(self, store: Store, pool: BotPool, config: ServerConfig) -> None:
-        self.store, self.pool, self.config = store, pool, config
-        self.tables: dict[str, Table] = {}
-        self._loading = asyncio.Lock()
-
-    async def get(self, table_id: str) -> Table:
-        """The table of that id, resumed from its log if it is not live; 404 otherwise."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
-        async with self._loading:
-            table = self.tables.get(table_id)
-            if table is None:
-                record = await asyncio.to_thread(self.store.load, table_id)
-                if record is None:
-                    raise TableError(404, f"no table {table_id!r}", "table_id")
-                table = Table(record, self.store, self.pool, self.config)
-                self.tables[table_id] = table
-                await table.resume()
-        return table
-
-    async def create(
-        self, preset: str, rules: Rules, seats: list[SeatRequest], sit: int | None
-    ) -> tuple[Table, str | None]:
-        """A new table; the creator's token when ``sit`` is a seat. The first deal is dealt at once
-        when no seat is open."""
-        if len(seats) != rules.players:
-            raise TableError(400, f"{len(seats)} seats given for {rules.players} players", "seats")
-        records: list[SeatRecord] = []
-        token: str | None = None
-        for s, request in enumerate(seats):
-            if request.kind == "bot":
-                try:
-                    spec = check_bot(request.bot or "")
-                except ValueError as exc:
-                    raise TableError(400, str(exc), f"seats.{s}.bot") from None
-                records.append(SeatRecord(s, "bot", request.name or _bot_name(spec), spec))
-            elif request.kind == "human" and s == sit:
-                token = new_token()
-                records.append(
-                    SeatRecord(s, "human", request.name or f"Player {s + 1}", None, token_hash(token))
-                )
-            elif request.kind in ("human", "open"):
-                records.append(SeatRecord(s, "open", request.name))
-            else:
-                raise TableError(
-                    400, f"a seat is human, bot or open, not {request.kind!r}", f"seats.{s}.kind"
-                )
-        if sit is not None and (not 0 <= sit < len(seats) or seats[sit].kind != "human"):
-            raise TableError(400, f"sit must be the index of a human seat, not {sit}", "sit")
-        record = TableRecord(secrets.token_urlsafe(9), preset, rules.to_dict(), "waiting", records, [])
-        await asyncio.to_thread(self.store.create_table, record)
-        table = Table(record, self.store, self.pool, self.config)
-        self.tables[table.id] = table
-        async with table.lock:
-            await table._fill_check()
-        return table, token
-
-    async def close(self) -> None:
-        """Stop every table's tasks."""
-        for table in list(self.tables.values()):
-            await table.close()
+__all__ = [
+    "LEFT_BOT",
+    "Connection",
+    "MessageError",
+    "SaveError",
+    "SeatRequest",
+    "Table",
+    "TableError",
+    "bot_name",
+    "new_token",
+    "token_hash",
+]

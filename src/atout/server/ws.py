@@ -2,27 +2,32 @@
 
 Every client message is checked before anything happens: a text frame of JSON, an object with a
 known ``type`` and well-typed fields, else an ``error`` (``bad_message``) and nothing changes.
-The first message must be ``hello``. A sender task writes the connection's outbox in order,
-so that a slow browser never holds a table's lock.
+The first message must be ``hello``. A sender task writes the connection's bounded outbox in
+order, so that a slow browser never holds a table's lock; a client that does not read, or that
+sends far more than a page does, is closed (:mod:`atout.server.connection`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from atout import jsonio
+from atout.server.connection import Connection
+from atout.server.manager import TableManager
 from atout.server.origins import origin_allowed
-from atout.server.tables import Connection, MessageError, Table, TableError, TableManager
+from atout.server.streams import encode
+from atout.server.tables import MessageError, Table, TableError
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 
+CLOSE_NO_TABLE = 4404
+"""Close code: there is no table of that id."""
 MAX_MESSAGE = 4096
 """The longest client message read (a client speaks in words)."""
 MAX_DEPTH = 16
@@ -75,17 +80,47 @@ def parse_message(text: str | None) -> dict[str, Any]:
     return message
 
 
-async def _sender(websocket: WebSocket, conn: Connection) -> None:
+CLOSE_TIMEOUT = 5.0
+"""Seconds the closing handshake may take before the connection is dropped."""
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    """Write the outbox in order; close the websocket with the connection's code when told to."""
     while True:
-        text = await conn.outbox.get()
+        text = await conn.next_text()
         if text is None:
-            await websocket.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(code=conn.close_code or 1000), CLOSE_TIMEOUT)
             return
         await websocket.send_text(text)
 
 
-def _error(table: Table, error: MessageError) -> dict[str, Any]:
-    return table.error_message(error)
+async def _receive_loop(websocket: WebSocket, table: Table, conn: Connection) -> bool:
+    """Read and answer the client's messages until it leaves or is closed; whether it said
+    hello. Table calls are shielded: a connection closed in the middle of one never cuts it."""
+    greeted = False
+    while True:
+        received = await websocket.receive()
+        if received["type"] == "websocket.disconnect" or not conn.allow_message():
+            return greeted
+        try:
+            message = parse_message(received.get("text"))
+            kind = message["type"]
+            if kind == "hello":
+                if greeted:
+                    raise MessageError("bad_message", "hello was already said")
+                greeted = True
+                await asyncio.shield(table.hello(conn, message.get("token"), message.get("last_seq")))
+            elif not greeted:
+                raise MessageError("bad_message", 'say {"type": "hello", "token": ...} first')
+            elif kind == "ping":
+                table.pong(conn)
+            elif kind == "resync":
+                await asyncio.shield(table.resync(conn))
+            else:
+                await asyncio.shield(table.act(conn, message["seq"], message["action"]))
+        except MessageError as error:
+            conn.send_text(encode(table.error_message(conn, error)))
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -97,47 +132,27 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4403)  # before accept: the handshake is answered 403
         return
     await websocket.accept()
-    try:
-        table = await manager.get(table_id)
-    except TableError as exc:
-        await websocket.send_text(
-            json.dumps(
-                {"type": "error", "seq": None, "code": "bad_message", "message": exc.message, "rule": None}
-            )
-        )
-        await websocket.close(code=4404)
-        return
-    conn = Connection()
-    sender = asyncio.create_task(_sender(websocket, conn))
-    greeted = False
-    try:
-        while True:
-            received = await websocket.receive()
-            if received["type"] == "websocket.disconnect":
-                break
-            try:
-                message = parse_message(received.get("text"))
-                kind = message["type"]
-                if kind == "hello":
-                    if greeted:
-                        raise MessageError("bad_message", "hello was already said")
-                    await table.hello(conn, message.get("token"), message.get("last_seq"))
-                    greeted = True
-                elif not greeted:
-                    raise MessageError("bad_message", 'say {"type": "hello", "token": ...} first')
-                elif kind == "ping":
-                    conn.send({"type": "pong", "seq": table.seq})
-                elif kind == "resync":
-                    await table.resync(conn)
-                else:
-                    await table.act(conn, message["seq"], message["action"])
-            except MessageError as error:
-                conn.send(_error(table, error))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        if greeted:
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            table = await stack.enter_async_context(manager.use(table_id))
+        except TableError as exc:
+            code = "no_table" if exc.status == 404 else "server_error"
+            refusal = {"type": "error", "seq": None, "code": code, "message": exc.message, "rule": None}
+            with contextlib.suppress(Exception):
+                await websocket.send_text(encode(refusal))
+                await websocket.close(code=CLOSE_NO_TABLE)
+            return
+        conn = Connection(manager.config.limits)
+        sender = asyncio.create_task(_send_loop(websocket, conn))
+        receiver = asyncio.create_task(_receive_loop(websocket, table, conn))
+        try:
+            done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver in done and conn.closed:  # shut out by the server: the sender says why
+                await asyncio.wait({sender}, timeout=CLOSE_TIMEOUT + 1.0)
+        finally:
+            for task in (receiver, sender):
+                task.cancel()
+            for task in (receiver, sender):
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                    await task
             await table.leave(conn)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
