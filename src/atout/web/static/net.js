@@ -22,9 +22,13 @@ export async function api(path, { method = "GET", body, token } = {}) {
   return data;
 }
 
+const CLOSE_SLOW = 4008;
+const CLOSE_FLOOD = 4029;
+const CLOSE_NO_TABLE = 4404;
+
 /**
  * The table's websocket. onMessage(msg) gets every server message; onStatus(state) gets
- * "connecting" | "online" | "offline". It says hello with the token and the last seq seen, and
+ * "connecting" | "online" | "offline" | "slow" | "flood" | "gone". It says hello with the token and the last seq seen, and
  * reconnects after a drop.
  */
 export class TableSocket {
@@ -67,11 +71,19 @@ export class TableSocket {
       if (typeof msg?.seq === "number") this.lastSeq = msg.seq;
       this.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws || this.closed) return;
-      this.onStatus("offline");
-      const delay = Math.min(10000, 500 * 2 ** this.retry++);
+      // the server's close codes (docs/server.md): no such table, or a page that flooded it,
+      // is not retried; a page too slow to read reconnects at once and catches up
+      if (event.code === CLOSE_NO_TABLE || event.code === CLOSE_FLOOD) {
+        this.closed = true;
+        this.onStatus(event.code === CLOSE_NO_TABLE ? "gone" : "flood");
+        return;
+      }
+      const slow = event.code === CLOSE_SLOW;
+      this.onStatus(slow ? "slow" : "offline");
+      const delay = slow ? 0 : Math.min(10000, 500 * 2 ** this.retry++);
       setTimeout(() => !this.closed && this.open(), delay);
     });
   }

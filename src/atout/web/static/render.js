@@ -318,7 +318,7 @@ export function renderControls(root, state, actions) {
     const hintKey =
       verb === "show"
         ? "hint.show"
-        : { bidding: "hint.bid", talon: "hint.talon", game: "hint.game", poignee: "hint.poignee", chelem: "hint.chelem" }[v.phase];
+        : { bidding: "hint.bid", talon: "hint.talon", game: "hint.game", poignee: "hint.poignee", misere: "hint.misere", chelem: "hint.chelem" }[v.phase];
     const hints = [];
     if (hintKey) hints.push(t(hintKey));
     if (bidding && facts?.thresholds && v.game === "french") {

@@ -28,6 +28,7 @@ export const state = {
   discardPick: new Set(),
   discardQueue: [],
   discardNeeded: 0,
+  queuedPlay: null,
   held: null,
   keyed: [],
   myTurn: false,
@@ -145,6 +146,7 @@ export function onMessage(msg) {
       state.pending = null;
       state.error = { message: msg.code !== "illegal" && `error.${msg.code}` in STRINGS ? t(`error.${msg.code}`) : msg.message, rule: msg.rule ?? null };
       state.discardQueue = [];
+      state.queuedPlay = null;
       if (msg.code === "stale") state.socket?.send({ type: "resync" });
       break;
     case "pong":
@@ -154,6 +156,7 @@ export function onMessage(msg) {
   }
   render();
   continueDiscard();
+  continueQueuedPlay();
 }
 
 // ------------------------------------------------------------------ the player's moves
@@ -173,8 +176,35 @@ function act(action) {
   render();
 }
 
+// A declaration only some hands are asked (a poignée, a misère) is answered "none" by playing a
+// card: the page sends the refusal and then the card, so that declining takes no step of its own.
+const REFUSALS = { poignee: "no_poignee", misere: "no_misere" };
+
+function refusalNow() {
+  const v = state.view;
+  const refusal = state.myTurn ? REFUSALS[v?.phase] : null;
+  return refusal && v.legal_actions.includes(refusal) ? refusal : null;
+}
+
+/** After a card was clicked at a declaration: decline each one asked, then play the card. */
+function continueQueuedPlay() {
+  if (!state.queuedPlay || state.pending || !state.myTurn) return;
+  const refusal = refusalNow();
+  if (refusal) return act(refusal);
+  const card = state.queuedPlay;
+  state.queuedPlay = null;
+  const { cards, verb } = classify(state.view.legal_actions);
+  if (verb === "play") act(cards.get(card) ?? `play ${card}`);
+}
+
 function pick(card, event) {
   const v = state.view;
+  const refusal = refusalNow();
+  if (refusal && classify(v.legal_actions).verb !== "show") {
+    state.queuedPlay = card;
+    state.selected = card;
+    return act(refusal);
+  }
   const { cards, verb } = classify(state.myTurn ? v?.legal_actions : []);
   // on a touch screen the first tap raises a card and the second plays it: no card goes by mistake
   const firstTouch = event?.pointerType === "touch" && verb === "play" && cards.has(card) && state.selected !== card;
@@ -253,7 +283,8 @@ function offerSeat() {
     defaultName: lastName(),
     onSit: async (seat, name) => {
       try {
-        const answer = await api(`/api/tables/${encodeURIComponent(state.tableId)}/seats/${seat}/claim`, { method: "POST", body: { name } });
+        // the token this page holds goes along: the server refuses a second seat to one person
+        const answer = await api(`/api/tables/${encodeURIComponent(state.tableId)}/seats/${seat}/claim`, { method: "POST", body: { name }, token: state.token });
         setLastName(name);
         rememberTable(state.tableId, { seat, token: answer.token, name, game: state.table?.game, players: state.table?.players, preset: state.table?.preset });
         state.token = answer.token;
