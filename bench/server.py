@@ -1,16 +1,23 @@
-"""Speed of the web server: a real ``atout serve`` on a fresh SQLite file (or ``--db``), tables of
-one person against three bots (``rules`` by default, no pause) played through websockets, several at once.
+"""Speed and memory of the web server: a real ``atout serve`` on a fresh SQLite file (or ``--db``),
+tables of one person against three bots (``rules`` by default, no pause) played through
+websockets, several at once.
 
-Run with ``.venv/bin/python bench/server.py [--tables 4] [--deals 2] [--db URL]``. It reports the
-time from a person's action to their own update (every action is committed before it is told),
-the time between successive bot moves (a decision in the process pool, committed, told), and the
-deals played per second over all tables.
+Run with ``.venv/bin/python bench/server.py [--tables 4] [--deals 2] [--db URL] [--pace S]
+[--src DIR]``. It reports the time from a person's action to their own update (every action is
+committed before it is told), the time between successive bot moves (a decision in the process
+pool, committed, told), the deals played per second over all tables, and the server's memory:
+its resident size before any table and once every table has played its deals and is still live
+(its person connected), the difference per live table, and the garbage collector's full
+collections and longest pause as ``/healthz`` reports them. ``--pace S`` makes the person wait
+``S`` seconds before each move (a person's pace); ``--src DIR`` runs the server from another
+tree's sources (``DIR`` is put first on ``PYTHONPATH``), to compare two versions in one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import socket
 import statistics
@@ -23,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 
 def _free_port() -> int:
@@ -33,45 +40,80 @@ def _free_port() -> int:
         return port
 
 
-def _play(
-    base: str, port: int, deals: int, seed: int, bot: str, mine: list[float], bots: list[float]
-) -> None:
-    """One table: create it, play ``deals`` deals as seat 0, note the times."""
-    rng = random.Random(seed)
-    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": bot}] * 3
-    created = httpx.post(
-        f"{base}/api/tables", json={"players": 4, "seats": seats, "sit": 0}, timeout=30
-    ).json()
-    token = created["token"]
-    with connect(f"ws://127.0.0.1:{port}/ws/tables/{created['table_id']}") as ws:
-        ws.send(json.dumps({"type": "hello", "token": token, "last_seq": None}))
-        for deal_no in range(deals):
-            if deal_no:
-                httpx.post(
-                    f"{base}/api/tables/{created['table_id']}/next",
-                    headers={"Authorization": f"Bearer {token}"},
-                    timeout=30,
-                )
-            sent_at: float | None = None
-            last = time.perf_counter()
-            while True:
-                message = json.loads(ws.recv(timeout=60))
-                now = time.perf_counter()
-                if message["type"] == "deal_over":
-                    break
-                if message["type"] == "update":
-                    if sent_at is not None:
-                        mine.append(now - sent_at)
-                        sent_at = None
-                    else:
-                        bots.append(now - last)
-                    last = now
-                view = message.get("view")
-                if message["type"] in ("update", "state") and view and view["current_player"] == 0:
-                    words = view["legal_actions"]
-                    chosen = rng.choice([w for w in words if w != "pass"] or words)
-                    sent_at = time.perf_counter()
-                    ws.send(json.dumps({"type": "action", "seq": message["seq"], "action": chosen}))
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Table:
+    """One table played by one person: the times it measured."""
+
+    def __init__(self, base: str, port: int, bot: str, seed: int, pace: float) -> None:
+        self.base, self.port, self.bot, self.pace = base, port, bot, pace
+        self.rng = random.Random(seed)
+        self.mine: list[float] = []
+        self.bots: list[float] = []
+        self.error: str | None = None
+
+    def play(self, deals: int, played: threading.Barrier, measured: threading.Event) -> None:
+        """Create the table, play ``deals`` deals as seat 0, wait with the socket open until the
+        memory is measured."""
+        try:
+            seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": self.bot}] * 3
+            created = httpx.post(
+                f"{self.base}/api/tables", json={"players": 4, "seats": seats, "sit": 0}, timeout=60
+            ).json()
+            with connect(f"ws://127.0.0.1:{self.port}/ws/tables/{created['table_id']}") as ws:
+                ws.send(json.dumps({"type": "hello", "token": created["token"], "last_seq": None}))
+                for deal_no in range(deals):
+                    if deal_no:
+                        httpx.post(
+                            f"{self.base}/api/tables/{created['table_id']}/next",
+                            headers={"Authorization": f"Bearer {created['token']}"},
+                            timeout=60,
+                        )
+                    self._deal(ws)
+                played.wait()
+                measured.wait()
+        except Exception as exc:  # reported, and the barrier released for the others
+            self.error = repr(exc)
+            played.abort()
+
+    def _deal(self, ws: ClientConnection) -> None:
+        sent_at: float | None = None
+        last = time.perf_counter()
+        while True:
+            message = json.loads(ws.recv(timeout=120))
+            now = time.perf_counter()
+            if message["type"] == "deal_over":
+                return
+            if message["type"] == "update":
+                if sent_at is not None:
+                    self.mine.append(now - sent_at)
+                    sent_at = None
+                else:
+                    self.bots.append(now - last)
+                last = now
+            view = message.get("view")
+            if message["type"] in ("update", "state") and view and view["current_player"] == 0:
+                words = view["legal_actions"]
+                if not words:
+                    continue
+                chosen = self.rng.choice([w for w in words if w != "pass"] or words)
+                if self.pace:
+                    time.sleep(self.pace)
+                sent_at = time.perf_counter()
+                ws.send(json.dumps({"type": "action", "seq": message["seq"], "action": chosen}))
+
+
+def _health(base: str) -> dict[str, Any]:
+    try:
+        data: dict[str, Any] = httpx.get(f"{base}/healthz", timeout=10).json()
+        return data
+    except (httpx.HTTPError, ValueError):
+        return {}
 
 
 def main() -> None:
@@ -82,9 +124,16 @@ def main() -> None:
         "--bot", default="rules", help="the three bots: random, rules, expert:fast, expert:strong"
     )
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds the person waits before a move")
+    parser.add_argument("--src", default=None, help="run the server from this source tree")
     args = parser.parse_args()
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ)
+    if args.src:
+        env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(Path(args.src).resolve()), env.get("PYTHONPATH")])
+        )
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         command = [
@@ -99,7 +148,7 @@ def main() -> None:
             "--bot-pause",
             "0",
         ]
-        server = subprocess.Popen(command)
+        server = subprocess.Popen(command, env=env)
         try:
             for _ in range(300):
                 try:
@@ -107,29 +156,43 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            mine: list[float] = []
-            bots: list[float] = []
+            time.sleep(1.0)
+            before = _rss_mb(server.pid)
+            tables = [Table(base, port, args.bot, seed, args.pace) for seed in range(args.tables)]
+            played = threading.Barrier(args.tables + 1)
+            measured = threading.Event()
+            threads = [threading.Thread(target=t.play, args=(args.deals, played, measured)) for t in tables]
             started = time.perf_counter()
-            threads = [
-                threading.Thread(target=_play, args=(base, port, args.deals, seed, args.bot, mine, bots))
-                for seed in range(args.tables)
-            ]
             for thread in threads:
                 thread.start()
+            played.wait()
+            elapsed = time.perf_counter() - started
+            time.sleep(1.0)
+            live = _rss_mb(server.pid)
+            health = _health(base)
+            measured.set()
             for thread in threads:
                 thread.join()
-            elapsed = time.perf_counter() - started
         finally:
             server.terminate()
             server.wait(10)
+    errors = [t.error for t in tables if t.error]
+    mine = [x for t in tables for x in t.mine]
+    bots = [x for t in tables for x in t.bots]
     result: dict[str, Any] = {
         "tables": args.tables,
         "bot": args.bot,
         "deals": args.tables * args.deals,
+        "pace_s": args.pace,
         "seconds": round(elapsed, 2),
         "deals_per_second": round(args.tables * args.deals / elapsed, 2),
         "own_update_ms": _stats(mine),
         "bot_move_ms": _stats(bots),
+        "server_mb_before": round(before, 1),
+        "server_mb_live": round(live, 1),
+        "mb_per_live_table": round((live - before) / args.tables, 2),
+        "gc": health.get("gc"),
+        "errors": errors,
     }
     print(json.dumps(result, indent=1))
 
