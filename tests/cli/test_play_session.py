@@ -307,6 +307,12 @@ def test_poignee_is_accepted_with_its_accent() -> None:
     raise AssertionError("no poignée decision found")
 
 
+def _interruptible() -> None:
+    """In the child before it runs: SIGINT back to its default, and not blocked."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
 def test_ctrl_c_while_computer_players_think_still_writes_save(tmp_path: Path) -> None:
     path = tmp_path / "cut.json"
@@ -327,6 +333,9 @@ def test_ctrl_c_while_computer_players_think_still_writes_save(tmp_path: Path) -
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "COLUMNS": "200"},
+        # Ctrl-C reaches the game as at a terminal, whatever this test runner inherited (a
+        # runner started with SIGINT ignored hands that on to its children)
+        preexec_fn=_interruptible,
     )
     assert proc.stdin and proc.stdout
     proc.stdin.write(("pass\nno\n" + "\n".join(NAMES) + "\n").encode())
@@ -341,7 +350,10 @@ def test_ctrl_c_while_computer_players_think_still_writes_save(tmp_path: Path) -
         assert b"You play " in seen, seen[-500:]
         time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
+        interrupted = time.monotonic()
         out, err = proc.communicate(timeout=60)
+        # the signal ended it, not the end of its input: the bot would think 20 s before that
+        assert time.monotonic() - interrupted < 15
     finally:
         if proc.poll() is None:
             proc.kill()
