@@ -13,6 +13,7 @@ import json
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -430,6 +431,48 @@ def test_the_table_says_hello_with_its_token_and_acts_on_the_current_seq(browser
     assert page.locator("#hand .slot.legal").count() == 0
     assert page.locator('#center .trick-card[data-seat="3"]').count() == 1
     assert "Waiting for" in page.inner_text("#status")
+    page.close()
+
+
+def test_a_card_played_at_the_poignee_question_declines_it_and_plays(browser: Any, server: str) -> None:
+    """rule book §3.7: a poignée is weighed in secret. Answering "none" by playing a card sends
+    the refusal and then the card, each on the seq it was chosen on: declining takes no step of
+    its own that the others could time."""
+    state = fixture("fft4-poignee")["messages"][0]
+    view = state["view"]
+    assert view["phase"] == "poignee" and "no_poignee" in view["legal_actions"]
+    received: list[dict[str, Any]] = []
+    page = browser.new_page()
+    page.add_init_script(
+        "localStorage.setItem('atout.tables', JSON.stringify({abc: {table_id: 'abc', seat: 2, token: 'tok'}}))"
+    )
+    diamonds = [c for c in view["hand"] if c.endswith("D")]
+
+    def serve(ws: Any) -> None:
+        def on_message(message: str) -> None:
+            data = json.loads(message)
+            received.append(data)
+            if data["type"] == "hello":
+                ws.send(json.dumps({**state, "seq": 7}))
+            elif data["type"] == "action" and data["action"] == "no_poignee":
+                after = {**view, "phase": "play", "legal_actions": [f"play {c}" for c in diamonds]}
+                ws.send(json.dumps({"type": "update", "seq": 8, "deal_no": 1, "events": [], "view": after}))
+
+        ws.on_message(on_message)
+
+    page.route_web_socket("**/ws/tables/abc", serve)
+    page.goto(f"{server}/static/table.html?table=abc")
+    page.wait_for_selector('#controls [data-action="no_poignee"]')
+    assert "play a card to show none" in page.inner_text("#controls").lower()
+    page.locator(f'#hand .slot[data-card="{diamonds[0]}"]').click(position={"x": 6, "y": 30})
+    end = time.monotonic() + 5
+    while len([m for m in received if m["type"] == "action"]) < 2 and time.monotonic() < end:
+        page.wait_for_timeout(50)
+    actions = [m for m in received if m["type"] == "action"]
+    assert actions == [
+        {"type": "action", "seq": 7, "action": "no_poignee"},
+        {"type": "action", "seq": 8, "action": f"play {diamonds[0]}"},
+    ]
     page.close()
 
 
