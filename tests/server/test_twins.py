@@ -29,6 +29,8 @@ from atout.records import deal_to_record
 from atout.rules import Rules
 
 PAIRS_PER_KIND = 2
+PAIRS_PER_GAME = 6
+"""At least, over its kinds: a game with random swaps alone (2 players, Austrian) gets 6 of them."""
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 
 
@@ -47,8 +49,9 @@ def _pairs(game: str) -> list[TwinPair]:
     house options otherwise: a misère; more than 13 trumps of 24 cards is too rare to wait for)."""
     rng = random.Random(zlib.crc32(game.encode()))
     pairs = []
-    for kind in kinds_for(_rules(game, house=True)):
-        for _ in range(PAIRS_PER_KIND):
+    kinds = kinds_for(_rules(game, house=True))
+    for kind in kinds:
+        for _ in range(max(PAIRS_PER_KIND, PAIRS_PER_GAME // len(kinds))):
             pair = None
             if kind in kinds_for(_rules(game, house=False)):
                 pair = make_pair(_rules(game, house=False), kind, rng, tries=500)
