@@ -8,7 +8,8 @@ committed before it is told), the time between successive bot moves (a decision 
 pool, committed, told), the deals played per second over all tables, and the server's memory:
 its resident size before any table and once every table has played its deals and is still live
 (its person connected), the difference per live table, and the garbage collector's full
-collections and longest pause as ``/healthz`` reports them. ``--pace S`` makes the person wait
+collections while the tables played and their longest pause (noted by a ``sitecustomize`` probe
+put on the server's path, so that any version of the server is measured alike). ``--pace S`` makes the person wait
 ``S`` seconds before each move (a person's pace); ``--src DIR`` runs the server from another
 tree's sources (``DIR`` is put first on ``PYTHONPATH``), to compare two versions in one run.
 """
@@ -108,12 +109,40 @@ class Table:
                 ws.send(json.dumps({"type": "action", "seq": message["seq"], "action": chosen}))
 
 
-def _health(base: str) -> dict[str, Any]:
-    try:
-        data: dict[str, Any] = httpx.get(f"{base}/healthz", timeout=10).json()
-        return data
-    except (httpx.HTTPError, ValueError):
-        return {}
+_GC_PROBE = """
+import gc, os, time
+_log = os.environ.get("ATOUT_BENCH_GC_LOG")
+if _log:
+    _state = {"start": None, "pauses": []}
+    def _probe(phase, info):
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            _state["start"] = time.perf_counter()
+        elif _state["start"] is not None:
+            pause = (time.perf_counter() - _state["start"]) * 1000
+            _state["pauses"].append(f"{time.time():.3f}:{pause:.2f}")
+            _state["start"] = None
+            with open(_log + "." + str(os.getpid()), "w") as out:
+                out.write(" ".join(_state["pauses"]))
+    gc.callbacks.append(_probe)
+"""
+"""A ``sitecustomize`` put first on the server's path: it notes every full collection's pause in
+a file per process, whatever the server's own code (so that two versions are measured alike)."""
+
+
+def _gc_pauses(log: Path, pid: int, since: float) -> dict[str, float]:
+    """The server's full collections after ``since`` (a wall-clock time): the start's are its own."""
+    path = Path(f"{log}.{pid}")
+    noted = [item.split(":") for item in path.read_text().split()] if path.exists() else []
+    pauses = [float(pause) for at, pause in noted if float(at) >= since]
+    if not pauses:
+        return {"full_collections": 0}
+    return {
+        "full_collections": len(pauses),
+        "longest_ms": round(max(pauses), 1),
+        "median_ms": round(statistics.median(pauses), 1),
+    }
 
 
 def main() -> None:
@@ -130,11 +159,14 @@ def main() -> None:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ)
-    if args.src:
-        env["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(Path(args.src).resolve()), env.get("PYTHONPATH")])
-        )
     with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "probe"
+        probe.mkdir()
+        (probe / "sitecustomize.py").write_text(_GC_PROBE)
+        paths = [str(probe), str(Path(args.src).resolve()) if args.src else "", env.get("PYTHONPATH", "")]
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
+        gc_log = Path(tmp) / "gc"
+        env["ATOUT_BENCH_GC_LOG"] = str(gc_log)
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         command = [
             sys.executable,
@@ -157,6 +189,7 @@ def main() -> None:
                 except httpx.HTTPError:
                     time.sleep(0.1)
             time.sleep(1.0)
+            ready = time.time()
             before = _rss_mb(server.pid)
             tables = [Table(base, port, args.bot, seed, args.pace) for seed in range(args.tables)]
             played = threading.Barrier(args.tables + 1)
@@ -169,7 +202,7 @@ def main() -> None:
             elapsed = time.perf_counter() - started
             time.sleep(1.0)
             live = _rss_mb(server.pid)
-            health = _health(base)
+            pauses = _gc_pauses(gc_log, server.pid, ready)
             measured.set()
             for thread in threads:
                 thread.join()
@@ -191,7 +224,7 @@ def main() -> None:
         "server_mb_before": round(before, 1),
         "server_mb_live": round(live, 1),
         "mb_per_live_table": round((live - before) / args.tables, 2),
-        "gc": health.get("gc"),
+        "gc_full_collections": pauses,
         "errors": errors,
     }
     print(json.dumps(result, indent=1))
