@@ -132,12 +132,12 @@ def test_hundreds_of_watchers_leaving_at_once_do_not_hold_up_another_table(serve
                 time.sleep(0.5)
                 watchers.kill()
                 watchers.wait()
-                time.sleep(2.5)
+                time.sleep(5.0)
         finally:
             if watchers.poll() is None:
                 watchers.kill()
         after.append(rss_mb(server.process.pid))
-        assert not trips.errors and len(trips.times) > 80, trips.errors
+        assert not trips.errors and len(trips.times) > 150, trips.errors
         worst = sorted(trips.times)[-5:]
         assert trips.p99() < ROUND_TRIP_P99, (trips.p99(), statistics.median(trips.times), worst)
     assert after[2] - after[1] < 3, (before, after)
