@@ -78,14 +78,15 @@ class Table:
             assert answer.status_code == 200, answer.text
             tokens.append(answer.json()["token"])
         assert server.info(self.table_id)["rules"] == rules.to_dict()
-        self.clients = [server.connect(self.table_id, token, s) for s, token in enumerate(tokens)]
-        self.watcher = server.connect(self.table_id, None, None)
         self.seat = seat
         self.seqs: dict[int, int] = {}
-        for client in [*self.clients, self.watcher]:
-            state = client.recv_until("state")
-            if client.seat is not None:
-                self.seqs[client.seat] = state["seq"]
+        self.clients = []
+        for s, token in enumerate(tokens):  # one after the other: each state shows the same seats connected
+            client = server.connect(self.table_id, token, s)
+            self.seqs[s] = client.recv_until("state")["seq"]
+            self.clients.append(client)
+        self.watcher = server.connect(self.table_id, None, None)
+        self.watcher.recv_until("state")
 
     def play(self, seat: int, words: str) -> None:
         """One action by ``seat``: sent on its seq, its own update awaited; then every other seat
