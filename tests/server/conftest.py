@@ -248,7 +248,8 @@ def leaks(record: TableRecord, messages: dict[int, list[Message]]) -> list[str]:
             if message["type"] == "error" or message["seq"] is None or message["seq"] == 0:
                 continue
             mask = allowed[(seat, message["seq"])] | named_not_located(message)
-            for leak in scan_card_names(json.dumps(message), mask):
+            # the table's id is random text: "-1C_" in it would read as the ace of clubs
+            for leak in scan_card_names(json.dumps(message).replace(record.id, "<table>"), mask):
                 found.append(f"seat {seat}, {message['type']} at seq {message['seq']}: {leak}")
     return found
 
