@@ -15,7 +15,7 @@ from atout.server.botpool import BotPool, check_bot
 from atout.server.config import ServerConfig
 from atout.server.prepared import PreparedDeals
 from atout.server.store import SeatRecord, Store, TableRecord
-from atout.server.tables import SaveError, SeatRequest, Table, TableError, bot_name, new_token, token_hash
+from atout.server.tables import SeatRequest, Table, TableError, bot_name, new_token, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -159,4 +159,4 @@ class TableManager:
             await table.close()
 
 
-__all__ = ["SaveError", "TableManager"]
+__all__ = ["TableManager"]

@@ -782,7 +782,6 @@ class Table:
 
 __all__ = [
     "LEFT_BOT",
-    "Connection",
     "MessageError",
     "SaveError",
     "SeatRequest",
