@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench clean i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,19 @@ typecheck: $(TEST_STAMP)
 
 bench: $(RUN_STAMP)
 	$(BIN)/python bench/engine.py
+
+# the translations: extract the words from the sources into the templates, then merge them into
+# every language's catalogue (src/atout/locale/<lang>/LC_MESSAGES/<domain>.po), new ones marked fuzzy
+LOCALE := src/atout/locale
+LANGS  := fr cs ja zh
+i18n: $(TEST_STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --no-location --omit-header -o $(LOCALE)/atout.pot src/atout
+	$(BIN)/pybabel -q extract -F babel.cfg --no-location --omit-header -o $(LOCALE)/page.pot src/atout/web/static
+	for d in atout page; do for l in $(LANGS); do \
+	  if [ -f $(LOCALE)/$$l/LC_MESSAGES/$$d.po ]; then \
+	    $(BIN)/pybabel -q update --no-wrap -i $(LOCALE)/$$d.pot -d $(LOCALE) -D $$d -l $$l; \
+	  else $(BIN)/pybabel -q init --no-wrap -i $(LOCALE)/$$d.pot -d $(LOCALE) -D $$d -l $$l; fi; \
+	done; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -27,7 +27,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from atout import jsonio
+from atout import i18n, jsonio
 from atout.server import lobby, ws
 from atout.server.botpool import BotPool
 from atout.server.config import ServerConfig
@@ -214,6 +214,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             "connections": sum(len(t.connections) for t in manager.tables.values()),
             "gc": request.app.state.gc.report(),
         }
+
+    @app.get("/i18n/{language}.json", include_in_schema=False)
+    async def page_words(language: str) -> JSONResponse:
+        """The page's words in one language (strings.js key → text), from its gettext catalogue."""
+        if language not in i18n.LANGUAGES:
+            return refusal(404, f"no such language: {language[:20]!r}; known: {', '.join(i18n.LANGUAGES)}")
+        return JSONResponse(i18n.page_catalogue(language), headers={"Cache-Control": "no-cache"})
 
     @app.get("/", response_model=None, include_in_schema=False)
     async def lobby_page() -> FileResponse | HTMLResponse:
