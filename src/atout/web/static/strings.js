@@ -1,5 +1,8 @@
-// Every text the pages show, in one place so that translations can come later.
-// t("key", {name: "Ann"}) fills {name}; a missing key shows itself, so it is easy to spot.
+// Every text the pages show, in English: each key's text is a message of the gettext catalogue
+// "page" (src/atout/locale/<lang>/LC_MESSAGES/page.po, `make i18n`), the key its context.
+// t("key", {name: "Ann"}) gives the text in the page's language and fills {name}; a missing key
+// shows itself, so it is easy to spot.
+import { CATALOG } from "./i18n.js";
 
 export const STRINGS = {
   // cards
@@ -236,6 +239,6 @@ export const STRINGS = {
 };
 
 export function t(key, params = {}) {
-  const text = STRINGS[key] ?? key;
+  const text = CATALOG[key] ?? STRINGS[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
