@@ -18,8 +18,14 @@ def declarer_wins(summary: AustrianSummary) -> bool:
     return summary.points <= 35
 
 
-def austrian_value(summary: AustrianSummary) -> int:
-    """V = base + k × m (§5.7): what each winner scores under ``positive_only``."""
+def austrian_terms(summary: AustrianSummary) -> tuple[int, int, int]:
+    """The base, k and m of §5.7: V = base + k × m.
+
+    >>> from atout.scoring.summary import parse_summary
+    >>> austrian_terms(parse_summary({"game": "austrian", "players": 3, "declarer": 0, "bid": "threesome",
+    ...                               "talon_half": 2, "game_type": "35_or_less", "points": 30}))
+    (50, 4, 5)
+    """
     rules = summary.rules
     base = 100 if summary.bid == "solo" else 50
     if summary.bid == "solo":
@@ -28,9 +34,21 @@ def austrian_value(summary: AustrianSummary) -> int:
         k = 4
     else:
         k = 2
-    points = summary.points if declarer_wins(summary) else austrian_total(rules) - summary.points
-    margin = points - 35 if summary.game_type == "36_or_more" else 35 - points
-    return base + k * max(0, margin)
+    margin = (
+        winners_points(summary) - 35 if summary.game_type == "36_or_more" else 35 - winners_points(summary)
+    )
+    return base, k, max(0, margin)
+
+
+def winners_points(summary: AustrianSummary) -> int:
+    """P of §5.7: the declarer's card points if he wins, else the two defenders' together."""
+    return summary.points if declarer_wins(summary) else austrian_total(summary.rules) - summary.points
+
+
+def austrian_value(summary: AustrianSummary) -> int:
+    """V = base + k × m (§5.7): what each winner scores under ``positive_only``."""
+    base, k, margin = austrian_terms(summary)
+    return base + k * margin
 
 
 def score_austrian(summary: AustrianSummary) -> list[int]:
