@@ -84,7 +84,7 @@ from atout.engine.actions import (
 )
 from atout.engine.austrian.actions import AustrianAction
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, deal_cards, seat_step
-from atout.engine.errors import IllegalActionError, not_an_action
+from atout.engine.errors import IllegalActionError, card_param, not_an_action, suit_word
 from atout.engine.events import (
     PRIVATE_KINDS,
     AllPassed,
@@ -1106,10 +1106,10 @@ class FrenchDeal:
         try:
             name = str(ACTIONS[action])
         except (IndexError, TypeError):
-            return IllegalActionError("actions", f"{action!r} is not an action")
+            return IllegalActionError("actions", f"{action!r} is not an action", "not_an_action")
         who = f"seat {self.current_player}"
         if phase is _END:
-            return IllegalActionError("rule book §3.13", f"{name}: the deal is over")
+            return IllegalActionError("rule book §3.13", f"{name}: the deal is over", "deal_over")
         kind = ACTIONS[action].kind.name.lower()
         wanted = {
             _BIDDING: "bid",
@@ -1127,73 +1127,124 @@ class FrenchDeal:
             return IllegalActionError(
                 f"rule book §3 order of play ({phase.value})",
                 f"{name} by {who}: it is the {phase.value} phase, {who} must {wanted}",
+                "wrong_phase",
+                {"phase": phase.value},
             )
         card = ACTIONS[action].card
         if phase is _BIDDING:
+            unplayed = (name == "petite" and self.rules.no_petite) or (
+                name == "pousse" and not self.rules.bid_pousse
+            )
             return IllegalActionError(
                 "rule book §3.4 bidding",
                 f"{name} by {who}: a bid must be higher than the highest bid so far"
                 + (" (petite is not played: no_petite)" if name == "petite" and self.rules.no_petite else "")
                 + (" (pousse needs bid_pousse)" if name == "pousse" and not self.rules.bid_pousse else ""),
+                "bid_not_played" if unplayed else "bid_too_low",
+                {"bid": name},
             )
         if phase is _CALL:
+            assert card is not None
             return IllegalActionError(
                 "rule book §4.3 the call",
                 f"{name}: call a king (a queen only with all four kings, then a cavalier, then a valet)",
+                "call_card",
+                card_param(card),
             )
         if phase is _POIGNEE and self._show_level:
+            assert card is not None
             return IllegalActionError(
                 "rule book §3.7 poignée",
                 f"{name} by {who}: a poignée shows trumps of one's own hand (or face up in one's écart), "
                 "each once",
+                "poignee_show",
+                card_param(card),
             )
         if phase is _POIGNEE:
             return IllegalActionError(
-                "rule book §3.7 poignée", f"{name} by {who}: not enough trumps for that poignée"
+                "rule book §3.7 poignée",
+                f"{name} by {who}: not enough trumps for that poignée",
+                "not_enough_trumps",
+                {"level": POIGNEE_NAMES[action - POIGNEE_BASE]},
             )
         if phase is _CHELEM:
             return IllegalActionError(
                 "rule book §7 V6 partial slam",
                 f"{name}: a partial slam is announced only with the partial_slam option",
+                "partial_slam_off",
             )
         if phase is _MISERE:
             return IllegalActionError(
-                "rule book §7 V5 misère", f"{name} by {who}: the hand does not qualify for that misère"
+                "rule book §7 V5 misère",
+                f"{name} by {who}: the hand does not qualify for that misère",
+                "misere_not_held",
+                {"kind": MISERE_NAMES[action - MISERE_BASE]},
             )
         if phase is _EXCUSE_SEC:
             return IllegalActionError(
                 "rule book §7 V4 Excuse sec",
                 f"{name} by {who}: only a hand whose one trump is the Excuse may cancel the deal",
+                "excuse_sec_not_held",
             )
         assert card is not None, phase
         hand = self.hands[self.current_player]
         if not hand >> card & 1:
             rule = "rule book §3.5 écart" if phase is _DISCARD else "rule book §3.8 play from one's hand"
-            return IllegalActionError(rule, f"{name}: {who} does not hold {card_name(card)}")
+            return IllegalActionError(
+                rule, f"{name}: {who} does not hold {card_name(card)}", "not_held", card_param(card)
+            )
         if phase is _DISCARD:
             if BIT[card] & KINGS_MASK or card in (PETIT, EXCUSE, PETIT + 20):
                 return IllegalActionError(
-                    "rule book §3.5 écart", f"{name}: a king or a bout may never be discarded"
+                    "rule book §3.5 écart",
+                    f"{name}: a king or a bout may never be discarded",
+                    "discard_king_or_bout",
+                    card_param(card),
                 )
             return IllegalActionError(
                 "rule book §3.5 écart",
                 f"{name}: a trump may be discarded only when too few other cards remain",
+                "discard_trump",
+                card_param(card),
             )
-        return IllegalActionError(self._play_rule(card), f"{name} by {who} is not allowed")
+        rule, code, params = self._play_rule(card)
+        return IllegalActionError(rule, f"{name} by {who} is not allowed", code, params)
 
-    def _play_rule(self, card: int) -> str:
+    def _play_rule(self, card: int) -> tuple[str, str, dict[str, str]]:
+        """The rule a card the player holds breaks: its name, code and params (§3.8)."""
         hand = self.hands[self.current_player]
         if self.legal_play_mask() == EXCUSE_MASK and card != EXCUSE:
-            return "rule book §3.8 step 1: the Excuse must be played before the last trick"
+            return (
+                "rule book §3.8 step 1: the Excuse must be played before the last trick",
+                "excuse_before_last",
+                {},
+            )
         if self.led_suit < 0:
-            return "rule book §3.8 step 2: the first lead may not be in the called suit (5 players)"
+            return (
+                "rule book §3.8 step 2: the first lead may not be in the called suit (5 players)",
+                "first_lead_called_suit",
+                {"suit": suit_word(SUIT_OF[self.called_card])},
+            )
         if self.led_suit != TRUMP and hand & SUIT_MASKS[self.led_suit]:
-            return "rule book §3.8 step 3: must follow suit"
+            return (
+                "rule book §3.8 step 3: must follow suit",
+                "follow_suit",
+                {"suit": suit_word(self.led_suit)},
+            )
         if SUIT_OF[card] == TRUMP:
-            return "rule book §3.8: must play a trump higher than the highest trump in the trick"
+            top = (self.trick_mask & TRUMPS_MASK).bit_length() - 1
+            return (
+                "rule book §3.8: must play a trump higher than the highest trump in the trick",
+                "overtrump",
+                card_param(top),
+            )
         if self.led_suit == TRUMP:
-            return "rule book §3.8 step 4: must follow in trumps"
-        return "rule book §3.8: must trump when void in the suit led"
+            return "rule book §3.8 step 4: must follow in trumps", "follow_trumps", {}
+        return (
+            "rule book §3.8: must trump when void in the suit led",
+            "must_trump",
+            {"suit": suit_word(self.led_suit)},
+        )
 
 
 _LIST_SLOTS = (

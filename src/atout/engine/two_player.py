@@ -58,7 +58,7 @@ from atout.engine.actions import (
 )
 from atout.engine.austrian.actions import AustrianAction
 from atout.engine.deal import shuffled_deck
-from atout.engine.errors import IllegalActionError, not_an_action
+from atout.engine.errors import IllegalActionError, card_param, not_an_action, suit_word
 from atout.engine.events import (
     CardPlayed,
     ChelemDecided,
@@ -560,24 +560,28 @@ class TwoPlayerDeal:
     # ------------------------------------------------------------------ illegal actions
     def _explain_illegal(self, action: int) -> IllegalActionError:
         if not isinstance(action, int) or not 0 <= action < len(ACTIONS):
-            return IllegalActionError("actions", f"{action!r} is not an action")
+            return IllegalActionError("actions", f"{action!r} is not an action", "not_an_action")
         act = ACTIONS[action]
         who = f"seat {self.current_player}"
         if self.phase is _END:
-            return IllegalActionError("rule book §4.4", f"{act}: the deal is over")
+            return IllegalActionError("rule book §4.4", f"{act}: the deal is over", "deal_over")
         if act.kind not in (ActionKind.PLAY, ActionKind.CHELEM):
             return IllegalActionError(
-                "rule book §4.4 no bidding, chien, écart or poignée", f"{act}: not part of the 2-player game"
+                "rule book §4.4 no bidding, chien, écart or poignée",
+                f"{act}: not part of the 2-player game",
+                "not_in_game",
             )
         if self.phase is _CHELEM:
             return IllegalActionError(
                 "rule book §4.4 and §3.6 chelem announcement",
                 f"{act} by {who}: first announce a chelem or not",
+                "chelem_first",
             )
         if act.kind is ActionKind.CHELEM:
             return IllegalActionError(
                 "rule book §3.6 chelem announcement",
                 f"{act} by {who}: a chelem is announced before the first card, with two_player_chelem",
+                "chelem_before_first_card",
             )
         card = action
         seat = self.current_player
@@ -586,20 +590,41 @@ class TwoPlayerDeal:
             return IllegalActionError(
                 "rule book §4.4 available cards",
                 f"{act} by {who}: only a card of his hand or a face-up pile top may be played",
+                "not_available",
+                card_param(card),
             )
-        return IllegalActionError(self._play_rule(card), f"{act} by {who} is not allowed")
+        rule, code, params = self._play_rule(card)
+        return IllegalActionError(rule, f"{act} by {who} is not allowed", code, params)
 
-    def _play_rule(self, card: int) -> str:
+    def _play_rule(self, card: int) -> tuple[str, str, dict[str, str]]:
+        """The rule an available card breaks: its name, code and params (§3.8)."""
         available = self.available(self.current_player)
         if self.legal_play_mask() == EXCUSE_MASK and card != EXCUSE:
-            return "rule book §3.8 step 1: the Excuse must be played before the last trick"
+            return (
+                "rule book §3.8 step 1: the Excuse must be played before the last trick",
+                "excuse_before_last",
+                {},
+            )
         if 0 <= self.led_suit != TRUMP and available & SUIT_MASKS[self.led_suit]:
-            return "rule book §3.8 step 3: must follow suit"
+            return (
+                "rule book §3.8 step 3: must follow suit",
+                "follow_suit",
+                {"suit": suit_word(self.led_suit)},
+            )
         if SUIT_OF[card] == TRUMP:
-            return "rule book §3.8: must play a trump higher than the highest trump in the trick"
+            top = max(c for c in self.trick_cards if SUIT_OF[c] == TRUMP)
+            return (
+                "rule book §3.8: must play a trump higher than the highest trump in the trick",
+                "overtrump",
+                card_param(top),
+            )
         if self.led_suit == TRUMP:
-            return "rule book §3.8 step 4: must follow in trumps"
-        return "rule book §3.8: must trump when void in the suit led"
+            return "rule book §3.8 step 4: must follow in trumps", "follow_trumps", {}
+        return (
+            "rule book §3.8: must trump when void in the suit led",
+            "must_trump",
+            {"suit": suit_word(self.led_suit)},
+        )
 
 
 # ---------------------------------------------------------------------- dealt layouts

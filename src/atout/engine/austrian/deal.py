@@ -58,7 +58,7 @@ from atout.engine.austrian.cards import (
 from atout.engine.austrian.tricks import legal_cards, winning_card
 from atout.engine.austrian.view import AustrianView
 from atout.engine.deal import seat_step
-from atout.engine.errors import IllegalActionError, not_an_action
+from atout.engine.errors import IllegalActionError, card_param, not_an_action, suit_word
 from atout.engine.events import (
     AllPassed,
     Bid,
@@ -518,12 +518,14 @@ class AustrianDeal:
     # ------------------------------------------------------------------ illegal actions
     def _explain_illegal(self, action: object) -> IllegalActionError:
         if not (isinstance(action, int) and 0 <= action < N_AUSTRIAN_ACTIONS):
-            return IllegalActionError("actions", f"{action!r} is not an Austrian action")
+            return IllegalActionError("actions", f"{action!r} is not an Austrian action", "not_an_action")
         phase, name, who = self.phase, self.action_name(action), f"seat {self.current_player}"
         if phase is _END:
             if self._summary is None:
-                return IllegalActionError("rule book §5.2 all pass", f"{name}: the deal was cancelled")
-            return IllegalActionError("rule book §5.4 16 tricks", f"{name}: the deal is over")
+                return IllegalActionError(
+                    "rule book §5.2 all pass", f"{name}: the deal was cancelled", "deal_cancelled"
+                )
+            return IllegalActionError("rule book §5.4 16 tricks", f"{name}: the deal is over", "deal_over")
         kind = {0: "play", 1: "discard", 2: "bid", 3: "choose a talon half", 4: "declare a game"}[
             AUSTRIAN_ACTIONS[action].kind
         ]
@@ -532,38 +534,62 @@ class AustrianDeal:
             return IllegalActionError(
                 f"rule book §5 order of play ({phase.value})",
                 f"{name} by {who}: it is the {phase.value} phase, {who} must {wanted}",
+                "wrong_phase",
+                {"phase": phase.value},
             )
         if phase is _BIDDING:
             return IllegalActionError(
                 "rule book §5.2 bidding",
                 f"{name} by {who}: a bid must top the last one (threesome < solo), one chance each",
+                "bid_too_low",
+                {"bid": name},
             )
         card = action % DISCARD_BASE
         hand = self.hands[self.current_player]
         if not hand >> card & 1:
             rule = "rule book §5.3 discard" if phase is _DISCARD else "rule book §5.4 play"
-            return IllegalActionError(rule, f"{name}: {who} does not hold {card_name(card)}")
+            return IllegalActionError(
+                rule, f"{name}: {who} does not hold {card_name(card)}", "not_held", card_param(card)
+            )
         if phase is _DISCARD:
             if BIT[card] & KINGS_MASK:
-                return IllegalActionError("rule book §5.3 discard", f"{name}: kings may not be discarded")
+                return IllegalActionError(
+                    "rule book §5.3 discard",
+                    f"{name}: kings may not be discarded",
+                    "discard_king",
+                    card_param(card),
+                )
             return IllegalActionError(
                 "rule book §5.3 discard (austrian_forbid_trull_discard)",
                 f"{name}: the trull (Sküs, 21, Pagat) may not be discarded",
+                "discard_trull",
+                card_param(card),
             )
         led = self.led_suit
         if led != TRUMP and hand & SUIT_MASKS[led]:
-            return IllegalActionError("rule book §5.4 follow suit", f"{name} by {who}: must follow suit")
+            return IllegalActionError(
+                "rule book §5.4 follow suit",
+                f"{name} by {who}: must follow suit",
+                "follow_suit",
+                {"suit": suit_word(led)},
+            )
         if not BIT[card] & AUSTRIAN_TRUMPS_MASK:
             if led == TRUMP:
                 return IllegalActionError(
-                    "rule book §5.4 follow suit", f"{name} by {who}: must follow in trumps"
+                    "rule book §5.4 follow suit", f"{name} by {who}: must follow in trumps", "follow_trumps"
                 )
             return IllegalActionError(
-                "rule book §5.4 must trump", f"{name} by {who}: void in the suit led, must trump"
+                "rule book §5.4 must trump",
+                f"{name} by {who}: void in the suit led, must trump",
+                "must_trump",
+                {"suit": suit_word(led)},
             )
+        top = (self.trick_mask & AUSTRIAN_TRUMPS_MASK).bit_length() - 1
         return IllegalActionError(
             "rule book §5.4 must overtrump (austrian_must_overtrump)",
             f"{name} by {who}: must beat the trump already in the trick",
+            "overtrump",
+            card_param(top),
         )
 
 
