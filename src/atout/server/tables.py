@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from atout.engine.errors import IllegalActionError
+from atout.engine.refusals import refusal_text
 from atout.games import Deal, deal_from_dealt, new_deal, next_dealer
 from atout.rules import Rules
 from atout.scoring.summary import summary_to_json
@@ -51,11 +52,21 @@ class TableError(Exception):
 
 class MessageError(Exception):
     """A refused websocket message: its code (``bad_message``, ``not_your_turn``, ``stale``,
-    ``illegal``, ``not_seated``, ``server_error``), a message, and the rule for an illegal action."""
+    ``illegal``, ``not_seated``, ``server_error``), a message in words (no seat number, no card
+    code), and for an illegal action the rule, the engine's refusal code (``reason``, e.g.
+    ``follow_suit``) and its ``params`` of wire words (``{"suit": "H"}``)."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        reason: str | None = None,
+        params: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code, self.message, self.rule = code, message, rule
+        self.reason, self.params = reason, params
 
 
 class SaveError(Exception):
@@ -259,8 +270,12 @@ class Table:
         return {"type": "error", "seq": self.seq_of(conn), "code": code, "message": message, "rule": rule}
 
     def error_message(self, conn: Connection, error: MessageError) -> Message:
-        """An ``error`` message for a refused websocket message."""
-        return self._error(conn, error.code, error.message, error.rule)
+        """An ``error`` message for a refused websocket message; an illegal action's adds the
+        engine's ``reason`` code and its ``params``."""
+        message = self._error(conn, error.code, error.message, error.rule)
+        if error.reason is not None:
+            message["reason"], message["params"] = error.reason, dict(error.params or {})
+        return message
 
     def _send(self, conn: Connection, message: Message) -> None:
         conn.send_text(encode(message))
@@ -382,11 +397,11 @@ class Table:
                 raise MessageError("not_seated", "say hello with your seat's token before you act")
             seat = self.seats[s]
             if seat.kind != "human" or seat.token_hash != conn.token_hash:
-                raise MessageError("not_seated", f"seat {s} is no longer yours")
+                raise MessageError("not_seated", "this seat is no longer yours")
             if self.state != "playing" or self.deal is None or self.deal.is_over():
                 raise MessageError("not_your_turn", "no deal is being played")
             if self.deal.current_player != s:
-                raise MessageError("not_your_turn", f"it is seat {self.deal.current_player}'s turn")
+                raise MessageError("not_your_turn", "it is another player's turn")
             if seq != self.streams[s].seq:
                 raise MessageError(
                     "stale", f"you acted on seq {seq}; your seat is at seq {self.streams[s].seq}"
@@ -394,12 +409,15 @@ class Table:
             try:
                 action = self.deal.parse(words)
             except ValueError as exc:
-                raise MessageError("illegal", str(exc)) from None
+                raise MessageError(
+                    "illegal", f"not a move of this game: {exc}", None, "not_an_action", {}
+                ) from None
             if action not in self.deal.legal_actions():
                 try:
                     self.deal.clone().apply(action)
                 except IllegalActionError as exc:
-                    raise MessageError("illegal", exc.reason, exc.rule) from None
+                    words = refusal_text(exc.code, exc.params, self.rules.game)
+                    raise MessageError("illegal", words, exc.rule, exc.code, exc.params) from None
                 raise RuntimeError("the engine accepted an action it did not list")  # pragma: no cover
             try:
                 await self._commit(s, action)
@@ -740,7 +758,13 @@ class Table:
             self._cancel_timer(s)
             for conn in self.connections:  # whoever sat there now only watches
                 if conn.seat == s:
-                    message = self._error(conn, "not_seated", f"seat {s} was made {kind}: you are watching")
+                    message = self._error(
+                        conn,
+                        "not_seated",
+                        "a bot took your seat: you are watching"
+                        if kind == "bot"
+                        else "your seat was opened: you are watching",
+                    )
                     conn.seat = conn.token_hash = None
                     self._send(conn, message)
             self._info_changed()
