@@ -48,11 +48,11 @@ _PLACEHOLDER = (
 )
 
 
-def _page(name: str) -> FileResponse | HTMLResponse:
+def _page(name: str, status_code: int = 200) -> FileResponse | HTMLResponse:
     path = STATIC / name
     if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    return HTMLResponse(_PLACEHOLDER)
+        return FileResponse(path, status_code=status_code, media_type="text/html")
+    return HTMLResponse(_PLACEHOLDER, status_code=status_code)
 
 
 MAX_BODY = 64 * 1024
@@ -227,7 +227,15 @@ def create_app(config: ServerConfig) -> FastAPI:
         return _page("index.html")
 
     @app.get("/t/{table_id}", response_model=None, include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse | HTMLResponse:
+    async def table_page(table_id: str, request: Request) -> FileResponse | HTMLResponse:
+        """The table's page; an address that holds no table gets a page saying so, with 404."""
+        manager: TableManager = request.app.state.manager
+        try:
+            async with manager.use(table_id):
+                pass
+        except TableError as exc:
+            if exc.status == 404:
+                return _page("missing.html", status_code=404)
         return _page("table.html")
 
     app.include_router(lobby.router)

@@ -24,7 +24,9 @@ from typing import Any
 from atout.engine.errors import IllegalActionError
 from atout.engine.refusals import refusal_text
 from atout.games import Deal, deal_from_dealt, new_deal, next_dealer
+from atout.personas import persona_name, personas
 from atout.rules import Rules
+from atout.scoring.breakdown import breakdown_json
 from atout.scoring.summary import summary_to_json
 from atout.server.botpool import QUICK_BOTS, BotPool, check_bot
 from atout.server.config import ServerConfig
@@ -134,6 +136,8 @@ class Table:
         self.public_seq = 0
         """The watchers' sequence number: a deal dealt, a deal over."""
         self.streams = [SeatStream(0, config.buffer, config.buffer_bytes) for _ in self.seats]
+        self.personas = personas(self.id, len(self.seats))
+        """Each seat's persona number, distinct at the table and fixed by its id: a bot's name."""
         self._worker: asyncio.Task[None] | None = None
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._info_due: asyncio.TimerHandle | None = None
@@ -164,10 +168,15 @@ class Table:
         """A seat as everyone may see it."""
         seat = self.seats[s]
         replaced = seat.kind == "human" and seat.left_at is not None
+        # a bot keeps a name given at creation; one named after its level gets its persona's
+        persona = None
+        if seat.kind == "bot" and seat.name in ("", bot_name(seat.bot or "")):
+            persona = self.personas[s]
         return {
             "seat": s,
             "kind": seat.kind,
-            "name": seat.name,
+            "name": seat.name if persona is None else persona_name(persona),
+            "persona": persona,
             "bot": LEFT_BOT if replaced else seat.bot,
             "connected": self._connected(s),
             "replaced_by_bot": replaced,
@@ -264,6 +273,7 @@ class Table:
             "deal_no": self.deal_no,
             "view": view,
             "totals": list(self.totals),
+            "over": self._over() if self.state == "between_deals" else None,
         }
 
     def _error(self, conn: Connection, code: str, message: str, rule: str | None = None) -> Message:
@@ -471,21 +481,30 @@ class Table:
             timer.cancel()
         self._timers.clear()
         self.pool.forget(f"{self.id}/")
-        summary = None if deal.summary is None else summary_to_json(deal.summary)
-        over = {
-            "type": "deal_over",
-            "deal_no": self.deal_no,
-            "scores": scores,
-            "totals": list(self.totals),
-            "summary": summary,
-            "outcome": deal.outcome,
-        }
+        over = {"type": "deal_over", **(self._over() or {})}
         for s, stream in enumerate(self.streams):
             self._to_seat(s, {**over, "seq": stream.seq}, keep=False)
             stream.clear()
         self.public_seq += 1
         self._to_watchers({**over, "seq": self.public_seq})
         self._info_changed()
+
+    def _over(self) -> Message | None:
+        """The last deal's result, as ``deal_over`` tells it: its scores, the totals, its summary
+        and its score explained term by term (``breakdown``); ``None`` before any deal ends. A
+        ``state`` message between deals carries it too, so that a reload shows the result."""
+        deal = self.deal
+        if deal is None or not deal.is_over() or not self.ended:
+            return None
+        summary = deal.summary
+        return {
+            "deal_no": self.deal_no,
+            "scores": list(self.ended[-1].scores or []),
+            "totals": list(self.totals),
+            "summary": None if summary is None else summary_to_json(summary),
+            "breakdown": None if summary is None else breakdown_json(summary),
+            "outcome": deal.outcome,
+        }
 
     async def start_deal(self) -> None:
         """Deal the next deal (under the lock): a prepared deal if the server has one for these
