@@ -43,6 +43,14 @@ def test_tarock_presets_follow_seed_001_1_2() -> None:
     assert (literal.game, literal.players, literal.austrian_jack_value) == ("austrian", 3, 3)
 
 
+def test_tarock_plays_36_of_70_and_tarock_seed_keeps_game_2_6_2_a5() -> None:
+    """§6.2 A5: the Austrian preset plays the real game's reading, the seed's stays by name."""
+    assert rules_for("tarock").austrian_allow_game2 is False
+    assert rules_for("austrian").austrian_allow_game2 is False
+    assert rules_for("tarock-seed").austrian_allow_game2 is True
+    assert rules_for("tarock", austrian_allow_game2=True).austrian_allow_game2 is True  # still an option
+
+
 def test_options_change_a_preset_and_are_validated() -> None:
     assert rules_for("japanese", first_bidder="dealer_right").first_bidder == "dealer_right"
     with pytest.raises(RulesError, match="unknown option"):
@@ -59,6 +67,7 @@ def test_unknown_presets_are_refused_with_a_suggestion() -> None:
 def test_every_preset_builds_valid_rules() -> None:
     for p in PRESETS:
         rules = rules_for(p.name)
-        assert rules.changed() == {k: v for k, v in p.options.items() if k not in ("game", "players")}
+        assert all(getattr(rules, k) == v for k, v in p.options.items())
+        assert set(rules.changed()) <= set(p.options)  # a preset may name a default to be plain
         for alias in p.aliases:
             assert rules_for(alias) == rules
