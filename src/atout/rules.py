@@ -436,3 +436,25 @@ OPTION_HELP: dict[str, str] = {
     "austrian_scoring": "positive_only (seed 001) or zero_sum",
 }
 """One line of explanation for each option."""
+
+SHARED_OPTIONS: tuple[str, ...] = ("game", "players", "play_direction")
+"""The options every game reads: which game, how many players, and which way play turns."""
+
+
+def options_of_game(game: str) -> tuple[str, ...]:
+    """The options that ``game`` reads, in the order of rule book §8: the shared ones and its own
+    (Austrian Tarock: ``austrian_*``; French Tarot: every other option).
+
+    >>> options_of_game("austrian")[:4]
+    ('game', 'players', 'play_direction', 'austrian_jack_value')
+    >>> "petit_sec_rule" in options_of_game("austrian"), "austrian_jack_value" in options_of_game("french")
+    (False, False)
+    """
+    if game not in get_args(Game):
+        raise RulesError(f"game must be {' or '.join(get_args(Game))}, not {game!r}")
+    austrian = game == "austrian"
+    return tuple(
+        f.name
+        for f in dataclasses.fields(Rules)
+        if f.name in SHARED_OPTIONS or f.name.startswith("austrian_") == austrian
+    )

@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from atout.presets import PRESETS
-from atout.rules import OPTION_HELP
+import pytest
+
+from atout.presets import PRESETS, rules_for
+from atout.rules import OPTION_HELP, SHARED_OPTIONS, options_of_game
+
+FRENCH_ONLY = ("deal_scheme", "petit_sec_rule", "poignee_thresholds", "excuse_last_trick", "five_player_mode")
 
 
 def test_rules_lists_every_preset_and_option(atout: Any) -> None:
@@ -24,7 +28,8 @@ def test_rules_preset_shows_every_value(atout: Any) -> None:
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["preset"] == "czech"
-    assert data["options"]["threshold_0_oudlers"] == 55 and set(data["options"]) == set(OPTION_HELP)
+    assert data["options"]["threshold_0_oudlers"] == 55
+    assert set(data["options"]) == {o for o in OPTION_HELP if not o.startswith("austrian_")}
     shown = atout("rules", "seed003")
     assert shown.exit_code == 0 and "first_leader" in shown.stdout
 
@@ -88,7 +93,7 @@ def test_rules_never_cuts_an_option_name_when_piped_and_narrow(atout: Any, monke
     assert f"threshold_0_oudlers=56  {OPTION_HELP['threshold_0_oudlers']}" in listing.stdout.splitlines()
     preset = atout("rules", "czech")
     assert preset.exit_code == 0
-    assert set(OPTION_HELP) <= _whole_names(preset.stdout)
+    assert set(options_of_game("french")) == _whole_names(preset.stdout) & set(OPTION_HELP)
     assert "* threshold_0_oudlers=55  " in preset.stdout  # set by the preset, marked
 
 
@@ -107,3 +112,46 @@ def test_rules_never_cuts_an_option_name_on_a_narrow_terminal() -> None:
     wide = StringIO()
     _print_listing(Console(file=wide, width=120, force_terminal=True, color_system=None))
     assert all(name in wide.getvalue() for name in OPTION_HELP)  # a table, names whole
+
+
+@pytest.mark.parametrize("name", [p.name for p in PRESETS])
+def test_rules_of_a_preset_show_only_the_options_of_its_game_8(atout: Any, name: str) -> None:
+    """rule book §8: an option of another game is not one a table of this game can choose."""
+    game = rules_for(name).game
+    data = json.loads(atout("rules", name, "--json").stdout)
+    assert list(data["options"]) == list(options_of_game(game))
+    shown = _whole_names(atout("rules", name).stdout) & set(OPTION_HELP)
+    assert shown == set(options_of_game(game))
+    if game == "austrian":
+        assert not any(option in shown for option in FRENCH_ONLY)
+    else:
+        assert not any(option.startswith("austrian_") for option in shown)
+
+
+def test_the_austrian_preset_lists_no_deal_scheme_petit_sec_or_poignee(atout: Any) -> None:
+    result = atout("rules", "tarock")
+    assert result.exit_code == 0
+    for french in ("deal_scheme", "petit_sec", "poignee", "chelem", "excuse", "five_player"):
+        assert french not in result.stdout
+    assert "* austrian_allow_game2=false" in result.stdout  # rule book §6.2 A5: set by the preset
+    seed = atout("rules", "tarock-seed").stdout
+    assert "* austrian_allow_game2=true" in seed and "* austrian_jack_value=3" in seed
+
+
+def test_the_listing_groups_the_options_by_the_game_that_reads_them(atout: Any) -> None:
+    data = json.loads(atout("rules", "--json").stdout)
+    games = {o["name"]: o["games"] for o in data["options"]}
+    assert games["deal_scheme"] == ["french"] and games["austrian_allow_game2"] == ["austrian"]
+    assert all(games[o] == ["french", "austrian"] for o in SHARED_OPTIONS)
+    assert {p["name"]: p["game"] for p in data["presets"]}["tarock"] == "austrian"
+    text = atout("rules").stdout
+    french, austrian = text.index("Options of French Tarot"), text.index("Options of Austrian Tarock")
+    assert text.index("petit_sec_rule=") < austrian < text.index("austrian_jack_value=")
+    assert french < text.index("petit_sec_rule=")
+
+
+def test_options_of_an_unknown_game_are_refused() -> None:
+    from atout.rules import RulesError
+
+    with pytest.raises(RulesError, match="game must be french or austrian"):
+        options_of_game("chess")

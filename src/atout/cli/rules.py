@@ -1,5 +1,7 @@
 """``atout rules``: the presets and options a table can choose.
 
+A preset is shown with the options of its own game only (an Austrian preset has no poignée, a
+French one no talon); the listing of every option groups them by the game that reads them.
 On a wide terminal they are tables; piped, or on a terminal too narrow for a table that keeps
 every option name whole, one entry per line (``name=value  meaning``, grep-friendly when piped)."""
 
@@ -17,7 +19,7 @@ from rich.table import Table
 
 from atout.cli.common import fail
 from atout.presets import PRESETS, preset, rules_for
-from atout.rules import OPTION_HELP, Rules, RulesError
+from atout.rules import OPTION_HELP, SHARED_OPTIONS, Rules, RulesError, options_of_game
 
 
 def rules_command(
@@ -37,14 +39,16 @@ def rules_command(
         rules = rules_for(name)
     except RulesError as exc:
         fail(str(exc))
-    values = rules.to_dict()
+    everything = rules.to_dict()
+    values = {option: everything[option] for option in options_of_game(rules.game)}
     if json_output:
         typer.echo(json.dumps({"preset": chosen.name, "options": values}, indent=1, ensure_ascii=False))
         return
     console.print(f"[bold]{chosen.name}[/]: {chosen.title}", soft_wrap=not console.is_terminal)
     console.print(f"Source: {escape(chosen.source)}", soft_wrap=not console.is_terminal)
     default = Rules(game=rules.game, players=rules.players).to_dict()
-    changed = {option for option, value in values.items() if value != default[option]}
+    named = set(chosen.options) - {"game", "players"}  # a preset may name a default to be plain
+    changed = {option for option, value in values.items() if value != default[option] or option in named}
     if not _tables_fit(console):
         _print_lines(console, values, changed)
         console.print("*: set by the preset. Change any option with --option name=value.", soft_wrap=True)
@@ -84,25 +88,51 @@ def _print_lines(console: Console, values: dict[str, object], marked: AbstractSe
             console.print(escape(f"{head}  {OPTION_HELP[option]}"), soft_wrap=True)
 
 
+GAMES = {"french": "French Tarot", "austrian": "Austrian Tarock"}
+"""Each game by the name a person reads."""
+
+
+def option_groups() -> list[tuple[str, list[str]]]:
+    """The options under a heading each: those every game reads, then each game's own."""
+    groups = [("every game", list(SHARED_OPTIONS))]
+    for game, title in GAMES.items():
+        groups.append((title, [o for o in options_of_game(game) if o not in SHARED_OPTIONS]))
+    return groups
+
+
 def _listing() -> dict[str, object]:
     defaults = Rules().to_dict()
+    games = {option: [g for g in GAMES if option in options_of_game(g)] for option in defaults}
     return {
         "presets": [
-            {"name": p.name, "aliases": list(p.aliases), "title": p.title, "options": dict(p.options)}
+            {
+                "name": p.name,
+                "aliases": list(p.aliases),
+                "title": p.title,
+                "game": p.options.get("game", "french"),
+                "options": dict(p.options),
+            }
             for p in PRESETS
         ],
-        "options": [{"name": k, "default": defaults[k], "meaning": OPTION_HELP[k]} for k in defaults],
+        "options": [
+            {"name": k, "default": defaults[k], "meaning": OPTION_HELP[k], "games": games[k]}
+            for k in defaults
+        ],
     }
 
 
 def _print_listing(console: Console) -> None:
+    defaults = Rules().to_dict()
     if not _tables_fit(console):
         console.print("Presets (--rules NAME):", soft_wrap=True)
         for p in PRESETS:
             also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
             console.print(escape(f"{p.name}{also}: {p.title}"), soft_wrap=not console.is_terminal)
-        console.print("\nOptions (--option name=value), with their defaults:", soft_wrap=True)
-        _print_lines(console, Rules().to_dict())
+        for heading, names in option_groups():
+            console.print(
+                f"\nOptions of {heading} (--option name=value), with their defaults:", soft_wrap=True
+            )
+            _print_lines(console, {name: defaults[name] for name in names})
         return
     table = Table(title="Presets (--rules NAME)")
     table.add_column("preset", no_wrap=True)
@@ -111,10 +141,11 @@ def _print_listing(console: Console) -> None:
     for p in PRESETS:
         table.add_row(p.name, ", ".join(p.aliases), p.title)
     console.print(table)
-    table = Table(title="Options (--option name=value)")
-    table.add_column("option", no_wrap=True)
-    table.add_column("default")
-    table.add_column("meaning")
-    for option, value in Rules().to_dict().items():
-        table.add_row(option, json.dumps(value, ensure_ascii=False), OPTION_HELP[option])
-    console.print(table)
+    for heading, names in option_groups():
+        table = Table(title=f"Options of {heading} (--option name=value)")
+        table.add_column("option", no_wrap=True)
+        table.add_column("default")
+        table.add_column("meaning")
+        for option in names:
+            table.add_row(option, json.dumps(defaults[option], ensure_ascii=False), OPTION_HELP[option])
+        console.print(table)
