@@ -83,7 +83,7 @@ PRESETS: tuple[Preset, ...] = (
         "Austrian three-player Tarock (a jack counts 2, the declarer needs 36 of 70)",
         "seed 001 in atout's coherent reading (rule book §1.2, §5.7), with the real game's contract: "
         "the declarer needs 36 of the 70 points, no game 2 (35 or less), which a declarer choosing "
-        "after seeing his hand nearly always makes (§6 A5, measured)",
+        "after seeing his hand nearly always makes (§6.2 A5, measured)",
         {"game": "austrian", "players": 3, "austrian_allow_game2": False},
         aliases=("austrian", "dreiertarock"),
     ),
