@@ -298,7 +298,7 @@ FIXTURES = (
     Fixture(
         "tarock-game",
         "Austrian Tarock, choosing the game",
-        rules_for("tarock"),
+        rules_for("tarock", austrian_allow_game2=True),  # the tarock preset has no game to choose
         "tarock",
         phase("game"),
         bid="threesome",
