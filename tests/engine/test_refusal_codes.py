@@ -20,7 +20,7 @@ from atout.engine.austrian.actions import AUSTRIAN_ACTIONS
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK
 from atout.engine.errors import REFUSAL_CODES, IllegalActionError, suit_word
 from atout.engine.french import FrenchDeal
-from atout.engine.refusals import TEXTS, card_words, refusal_text
+from atout.engine.refusals import card_words, refusal_text, texts
 from atout.games import Deal, new_deal
 from atout.presets import rules_for
 from atout.rules import Rules
@@ -219,7 +219,7 @@ def test_the_ecart_refusals_name_the_card() -> None:
 
 
 def test_every_code_has_english_words() -> None:
-    assert set(TEXTS) == REFUSAL_CODES
+    assert set(texts()) == REFUSAL_CODES
     assert refusal_text("follow_suit", {"suit": "H"}) == "You must follow hearts."
     assert refusal_text("not_held", {"card": "T21"}) == "You do not hold the 21 of trumps."
     assert refusal_text("not_held", {"card": "CD"}) == "You do not hold the cavalier of diamonds."
