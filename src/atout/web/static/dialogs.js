@@ -4,7 +4,7 @@
 import { cardSvg } from "./cards.js";
 import { h, seatAngle } from "./render.js";
 import { t } from "./strings.js";
-import { actionLabel, bidLabel, packOf, seatName } from "./words.js";
+import { bidLabel, packOf, seatName } from "./words.js";
 
 const dialog = () => document.getElementById("dialog");
 
@@ -32,63 +32,183 @@ export function closeDialog() {
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-function scoreTable(state, rows, { totals, first = 1 } = {}) {
+function scoreTable(state, rows, { totals, first = 1, roles = null } = {}) {
   const n = rows[0]?.length ?? totals?.length ?? 0;
   const head = h("tr", {}, h("th", { text: "" }), ...Array.from({ length: n }, (_, s) => h("th", { text: seatName(state, s) })));
+  const roleRow = roles ? [h("tr", { class: "roles" }, h("th", { text: "" }), ...roles.map((r) => h("td", { text: r })))] : [];
   const body = rows.map((row, i) => h("tr", {}, h("th", { text: t("scores.deal", { n: i + first }) }), ...row.map((x) => h("td", { class: x < 0 ? "neg" : "", text: signed(x) }))));
   const foot = totals ? [h("tr", { class: "total" }, h("th", { text: t("scores.total") }), ...totals.map((x) => h("td", { class: x < 0 ? "neg" : "", text: signed(x) })))] : [];
-  return h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, ...body, ...foot));
+  return h("table", { class: "scores" }, h("thead", {}, head, ...roleRow), h("tbody", {}, ...body, ...foot));
 }
 
-function facts(rows) {
-  return h("dl", { class: "facts" }, ...rows.filter(Boolean).flatMap(([k, v]) => [h("dt", { text: k }), h("dd", { text: String(v) })]));
+const MINUS = "\u2212";
+const num = (n) => (n < 0 ? `${MINUS}${-n}` : String(n));
+const signedTerm = (n) => (n < 0 ? `${MINUS} ${-n}` : `+ ${n}`);
+const sideWord = (side) => t(`end.side.${side}`);
+
+/** "Made by 10", "Lost by 24", "Bruno wins by 9": a deal's verdict in one line. */
+export function verdictText(state, b) {
+  if (!b) return t("end.verdict.cancelled");
+  if (b.game === "two_player") return t("end.verdict.wins", { name: seatName(state, b.winner), n: b.margin });
+  if (b.game === "austrian") return t(b.made ? "end.verdict.austrian.won" : "end.verdict.austrian.lost", { name: seatName(state, b.declarer) });
+  if (b.made && b.margin === 0) return t("end.verdict.exact");
+  return t(b.made ? "end.verdict.made" : "end.verdict.lost", { n: b.margin });
 }
 
-/** The breakdown of a finished deal, from the deal_over message (or the view's end event). */
-export function showDealOver(state, over, { onNext } = {}) {
-  const summary = over?.summary ?? null;
-  const rows = [];
-  const needed = state.table?.facts?.thresholds ?? null;
-  if (over?.outcome && over.outcome !== "played") rows.push([t("end.result"), over.outcome]); // the engine's words
-  if (summary?.game === "french" && Array.isArray(summary.points)) {
-    summary.points.forEach((p, s) => rows.push([seatName(state, s), t("end.player_points", { name: "", points: p, bouts: summary.oudlers[s] }).replace(/^: /, "") + (needed ? ` (${t("end.needed")} ${needed[summary.oudlers[s]]})` : "")]));
-    if (summary.petit_au_bout !== null && summary.petit_au_bout !== undefined) rows.push([t("end.petit_au_bout"), seatName(state, summary.petit_au_bout)]);
-  } else if (summary?.game === "french") {
-    rows.push([t("end.taker"), seatName(state, summary.taker)]);
-    if (summary.partner !== undefined && summary.partner !== null && summary.partner !== summary.taker) rows.push([t("end.partner"), seatName(state, summary.partner)]);
-    if (summary.dead !== undefined && summary.dead !== null) rows.push([t("end.dead"), seatName(state, summary.dead)]);
-    rows.push([t("end.contract"), bidLabel(summary.contract)]);
-    rows.push([t("end.bouts"), summary.oudlers]);
-    rows.push([t("end.points"), summary.points + (needed ? ` / ${t("end.needed")} ${needed[summary.oudlers]}` : "")]);
-    rows.push([t("end.petit_au_bout"), summary.petit_au_bout ? t(`end.side.${summary.petit_au_bout}`) : t("end.none")]);
-    const poignees = (summary.poignees ?? []).map((p) => `${p.level} (${t(`end.side.${p.side}`)}${p.seat !== undefined && p.seat !== null ? `, ${seatName(state, p.seat)}` : ""})`);
-    rows.push([t("end.poignee"), poignees.length ? poignees.join(", ") : t("end.none")]);
-    const chelem = summary.chelem ?? {};
-    const chelemText = [chelem.announced ? t("end.chelem.announced") : null, chelem.won_by ? t("end.chelem.won", { side: t(`end.side.${chelem.won_by}`) }) : null].filter(Boolean);
-    rows.push([t("end.chelem"), chelemText.length ? chelemText.join(", ") : t("end.none")]);
-    if (summary.misere?.length) rows.push([t("end.misere"), summary.misere.map((m) => `${seatName(state, m.seat)}: ${m.kind}`).join(", ")]);
-  } else if (summary?.game === "austrian") {
-    rows.push([t("end.declarer"), seatName(state, summary.declarer)]);
-    rows.push([t("end.bid"), bidLabel(summary.bid)]);
-    if (summary.talon_half) rows.push([t("end.talon_half"), t(summary.talon_half === 1 ? "talon.first" : "talon.second")]);
-    rows.push([t("end.game_type"), actionLabel(summary.game_type)]);
-    rows.push([t("end.points"), summary.points]);
+/** What the multiplied part of a term is, in figures: "(25 + 10) × 2", "10 × 2", "4 × 5". */
+function termFigures(term) {
+  switch (term.term) {
+    case "contract":
+      if (!term.contract) return `${term.base} + ${term.margin}`; // two players: nothing multiplied
+      return `${term.sign < 0 ? MINUS : ""}(${term.base} + ${term.margin}) × ${term.multiplier}`;
+    case "petit_au_bout":
+      return term.multiplier === 1 ? num(term.value) : `${term.value < 0 ? MINUS : ""}${term.points} × ${term.multiplier}`;
+    case "austrian_margin":
+      return `${term.multiplier} × ${term.margin}`;
+    default:
+      return num(term.value);
   }
+}
+
+/** A term's name for a person: "Contract: garde", "Petit au bout, the defence", "Poignée double, Alice". */
+function termLabel(state, term, b) {
+  switch (term.term) {
+    case "contract":
+      return t("end.term.contract", { contract: b.game === "two_player" ? t("game.two_player") : bidLabel(term.contract) });
+    case "petit_au_bout":
+      return t("end.term.petit_au_bout.by", { side: term.side ? sideWord(term.side) : seatName(state, term.seat) });
+    case "poignee":
+      return t("end.term.poignee.by", { level: term.level, who: term.seat !== null && term.seat !== undefined ? seatName(state, term.seat) : sideWord(term.side) });
+    case "chelem":
+      if (b.game === "two_player") return t("end.term.chelem.two");
+      if (!term.made) return t("end.term.chelem.failed");
+      return t(term.announced ? "end.term.chelem.announced_made" : "end.term.chelem.made");
+    case "defense_chelem":
+      return t("end.term.defense_chelem");
+    case "partial_slam":
+      return t("end.term.partial_slam");
+    case "bid":
+      return t("end.term.bid", { bid: bidLabel(term.bid) });
+    case "austrian_margin":
+      return t("end.term.austrian_margin.row");
+    default:
+      return term.term;
+  }
+}
+
+/** The count in one line, as the rule book writes it:
+ * "(25 contract + 10 margin) × 2 (garde) + 10 × 2 petit au bout + 20 poignée = 110 per defender". */
+export function formulaText(state, b) {
+  const parts = b.terms.map((term, i) => {
+    let text;
+    switch (term.term) {
+      case "contract":
+        text = `${term.base} ${t("end.term.base")} + ${term.margin} ${t("end.term.margin")}`;
+        if (!term.contract) return text; // two players: nothing multiplied
+        return `${term.sign < 0 ? MINUS : ""}(${text}) × ${term.multiplier} (${bidLabel(term.contract)})`;
+      case "petit_au_bout":
+        text = term.multiplier === 1 ? `${Math.abs(term.value)}` : `${term.points} × ${term.multiplier}`;
+        return `${term.value < 0 ? MINUS : "+"} ${text} ${t("end.term.petit_au_bout")}`;
+      case "poignee":
+        return `${signedTerm(term.value)} ${t("end.term.poignee")}`;
+      case "chelem":
+      case "defense_chelem":
+        return `${signedTerm(term.value)} ${t("end.term.chelem")}`;
+      case "bid":
+        return `${term.value} (${bidLabel(term.bid)})`;
+      case "austrian_margin":
+        return `+ ${term.multiplier} × ${term.margin} ${t("end.term.austrian_margin")}`;
+      default:
+        return i === 0 ? num(term.value) : `${signedTerm(term.value)} ${termLabel(state, term, b).toLowerCase()}`;
+    }
+  });
+  const per = b.per === "defender" ? t("end.per.defender") : b.game === "austrian" ? t("end.per.winner") : t("end.per.winner.one");
+  return `${parts.join(" ")} = ${num(b.unit)} ${per}`;
+}
+
+/** Who the unit goes to, in words: "Each defender pays the attack", "The attack pays each defender"... */
+function totalLabel(b) {
+  if (b.game === "two_player") return t("end.total.winner");
+  if (b.game === "austrian") {
+    if (b.per === "winner") return t("end.total.austrian");
+    return t(b.unit >= 0 === b.made ? "end.total.pays.declarer" : "end.total.receives.declarer");
+  }
+  return t(b.unit >= 0 ? "end.total.pays" : "end.total.receives");
+}
+
+function termsTable(state, b) {
+  const rows = b.terms.map((term) =>
+    h("tr", {}, h("th", { text: termLabel(state, term, b) }), h("td", { class: "figures", text: termFigures(term) }), h("td", { class: term.value < 0 ? "neg" : "", text: signed(term.value) })),
+  );
+  const value = b.game === "french" ? Math.abs(b.unit) : b.unit;
+  rows.push(h("tr", { class: "sum" }, h("th", { text: totalLabel(b) }), h("td", { class: "figures", text: "" }), h("td", { text: String(value) })));
+  return h("table", { class: "scores terms" }, h("tbody", {}, ...rows));
+}
+
+function detailLines(state, over, b) {
+  const s = over?.summary;
+  const lines = [];
+  if (b?.game === "french") {
+    let line = t("end.detail.french", { name: seatName(state, b.taker), contract: bidLabel(b.contract), multiplier: b.multiplier, points: b.points, bouts: b.bouts, needed: b.needed });
+    if (b.counted !== b.points) line += ` · ${t("end.detail.counted", { points: b.points, counted: b.counted })}`;
+    if (b.rounded_margin !== b.margin) line += ` · ${t("end.detail.rounded", { margin: b.margin, rounded: b.rounded_margin })}`;
+    lines.push(line);
+    if (b.partner !== null && b.partner !== undefined && b.partner !== b.taker) lines.push(`${t("end.partner")}: ${seatName(state, b.partner)}`);
+    if (b.dead !== null && b.dead !== undefined) lines.push(`${t("end.dead")}: ${seatName(state, b.dead)}`);
+  } else if (b?.game === "two_player") {
+    b.points.forEach((p, seat) => lines.push(`${seatName(state, seat)}: ${t("end.player_points", { name: "", points: p, bouts: b.bouts[seat] }).replace(/^: /, "")} (${t("end.needed")} ${b.needed[seat]})`));
+  } else if (b?.game === "austrian") {
+    const game = t(b.game_type === "36_or_more" ? "end.game.1" : "end.game.2");
+    let line = t("end.detail.austrian", { name: seatName(state, b.declarer), bid: bidLabel(b.bid), game, points: b.points, total: b.total });
+    if (b.talon_half) line += ` · ${t("end.talon_half")}: ${t(b.talon_half === 1 ? "talon.first" : "talon.second")}`;
+    if (!b.made) line += ` · ${t("end.detail.austrian.winners", { points: b.winners_points })}`;
+    lines.push(line);
+  } else if (s === null || s === undefined) {
+    if (over?.outcome && over.outcome !== "played") lines.push(over.outcome); // the engine's words for a cancelled deal
+  }
+  if (s?.misere?.length) lines.push(`${t("end.misere")}: ${s.misere.map((m) => `${seatName(state, m.seat)} ${m.kind}`).join(", ")}`);
+  return lines.map((text) => h("p", { class: "detail", text }));
+}
+
+/** The breakdown of a finished deal (deal_over, a state between deals, or the view's end event):
+ * the verdict, the count term by term, each seat's share, and the session sheet beside it. */
+export function showDealOver(state, over, { onNext } = {}) {
+  const b = over?.breakdown ?? null;
+  const explained = [h("p", { class: `verdict ${b && !b.made ? "lost" : "made"}`, text: verdictText(state, b) }), ...detailLines(state, over, b)];
+  if (b) explained.push(h("h3", { text: t("end.formula") }), h("p", { class: "formula", text: formulaText(state, b) }), termsTable(state, b));
   const scores = over?.scores ?? state.view?.scores ?? [];
+  const roles = b ? b.shares.map((sh) => t(`end.role.${sh.role}`) + (sh.times !== null && sh.times !== undefined && Math.abs(sh.times) > 1 ? ` · ${t("end.times", { times: sh.times, unit: Math.abs(b.unit) })}` : "")) : null;
   const history = state.table?.history ?? [];
   const totals = over?.totals ?? state.totals ?? null;
-  const content = [
-    facts(rows),
+  const sheet = [
     h("h3", { text: t("end.scores") }),
-    scoreTable(state, [scores], { first: over?.deal_no ?? state.dealNo ?? 1 }),
+    scoreTable(state, [scores], { first: over?.deal_no ?? state.dealNo ?? 1, roles }),
     h("h3", { text: t("end.totals") }),
-    history.length ? scoreTable(state, history, { totals }) : scoreTable(state, [], { totals }),
+    scoreTable(state, history, { totals }),
   ];
-  const body = openDialog(t("end.title", { n: over?.deal_no ?? state.dealNo ?? "" }), ...content);
-  dialog().dataset.kind = "end";
+  const body = openDialog(t("end.title", { n: over?.deal_no ?? state.dealNo ?? "" }), h("div", { class: "end-grid" }, h("div", { class: "end-explained" }, ...explained), h("div", { class: "end-sheet" }, ...sheet)));
+  const dlg = dialog();
+  dlg.dataset.kind = "end";
+  dlg.dataset.deal = String(over?.deal_no ?? state.dealNo ?? "");
   if (onNext) {
-    body.querySelector(".dialog-buttons").prepend(h("button", { type: "button", class: "action primary", onclick: onNext, text: t("end.next") }));
+    body.querySelector(".dialog-buttons").prepend(h("button", { type: "button", class: "action primary", "data-next": "", onclick: onNext, text: t("end.next") }));
   }
+}
+
+/** Keep the end-of-deal dialog in step with the table after each message: opened once when a deal
+ * is over (also after a reload between deals), closed as soon as another deal is on. */
+export function followDeal(state, { onNext } = {}) {
+  const dlg = dialog();
+  const over = state.view?.phase === "end" ? state.over : null;
+  if (!over) {
+    if (dlg.dataset.kind === "end" && dlg.open) closeDialog();
+    return;
+  }
+  const no = String(over.deal_no ?? state.dealNo ?? "");
+  if (state.shownDeal === no) return;
+  state.shownDeal = no;
+  if (dlg.open && dlg.dataset.kind !== "end") return; // another dialog the person opened stays
+  showDealOver(state, over, { onNext });
 }
 
 /** The running score sheet. */

@@ -4,7 +4,7 @@
 
 import { BOUTS, cardShort, cardSvg, sortHand } from "./cards.js";
 import { t } from "./strings.js";
-import { actionLabel, bidLabel, packOf, seatName } from "./words.js";
+import { actionLabel, bidLabel, botLevel, packOf, seatName } from "./words.js";
 
 const h = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -88,7 +88,7 @@ export function renderSeats(root, state) {
     for (const p of v?.poignees ?? []) {
       if (p.seat === seat) chips.push(h("span", { class: "chip poignee", text: t("poignee.shown", { name: "", level: p.level }).replace(/^: /, "") }));
     }
-    if (info.kind === "bot") chips.push(h("span", { class: "chip bot", text: t("seat.bot") }));
+    if (info.kind === "bot") chips.push(h("span", { class: "chip bot", title: t("bot.badge.title", { level: botLevel(info) }), text: botLevel(info) }));
     if (info.replaced_by_bot) chips.push(h("span", { class: "chip away", text: t("seat.replaced") }));
     else if (info.kind === "human" && info.connected === false) chips.push(h("span", { class: "chip away", text: t("seat.away") }));
     if (info.kind === "open") chips.push(h("span", { class: "chip open", text: t("seat.open") }));

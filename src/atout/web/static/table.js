@@ -2,7 +2,7 @@
 // ?fixture=NAME), keeps this browser's seat token, draws what the server sends and sends back
 // the player's actions as their words. Every legal move comes from view.legal_actions.
 
-import { closeDialog, showChooseSeat, showDealOver, showPreviousTrick, showScores } from "./dialogs.js";
+import { closeDialog, followDeal, showChooseSeat, showDealOver, showPreviousTrick, showScores } from "./dialogs.js";
 import { api, TableSocket } from "./net.js";
 import { classify, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
 import { lastName, rememberTable, setLastName, tableEntry } from "./store.js";
@@ -110,6 +110,7 @@ export function onMessage(msg) {
       state.table = msg.table ?? state.table;
       state.dealNo = msg.deal_no ?? state.dealNo;
       state.totals = msg.totals ?? state.totals;
+      state.over = msg.over ?? null; // between deals: the last deal's result, reopened after a reload
       state.held = null;
       setView(msg.view ?? null);
       state.pending = null;
@@ -140,7 +141,7 @@ export function onMessage(msg) {
         if (history.length < (msg.deal_no ?? history.length + 1)) state.table.history = [...history, msg.scores];
       }
       render();
-      showResult();
+      followDeal(state, { onNext: canDealNext() ? nextDeal : null });
       return;
     case "error":
       state.pending = null;
@@ -155,6 +156,7 @@ export function onMessage(msg) {
       return;
   }
   render();
+  followDeal(state, { onNext: canDealNext() ? nextDeal : null }); // a new deal closes the last one's result
   continueDiscard();
   continueQueuedPlay();
 }
@@ -264,11 +266,14 @@ function showResult() {
   showDealOver(state, over, { onNext: !state.fixture && state.token ? nextDeal : null });
 }
 
+const canDealNext = () => !state.fixture && Boolean(state.token);
+
 async function nextDeal() {
   closeDialog();
   try {
     await api(`/api/tables/${encodeURIComponent(state.tableId)}/next`, { method: "POST", body: {}, token: state.token });
   } catch (error) {
+    if (error.status === 409 && error.field === "state") return; // someone else dealt it already
     state.error = { message: error.message, rule: null };
     render();
   }

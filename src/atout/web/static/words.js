@@ -7,13 +7,23 @@ export function packOf(view) {
   return view?.game === "austrian" ? "austrian" : "french";
 }
 
-/** A seat's name from the table info, "you" marked. */
+/** A seat's name from the table info, "you" marked: a bot's persona named in the page's
+ * language ("bot.name.3"), distinct at its table; a person's own name. */
 export function seatName(state, seat, { mark = true } = {}) {
   if (seat === null || seat === undefined || seat < 0) return "";
   const info = state.table?.seats?.find((s) => s.seat === seat);
-  let name = info?.name || (info?.kind === "bot" ? botLabel(state, info.bot) : t("seat.n", { n: seat + 1 }));
+  let name;
+  if (info?.kind === "bot" && info.persona) name = t(`bot.name.${info.persona}`);
+  else name = info?.name || (info?.kind === "bot" ? botLabel(state, info.bot) : t("seat.n", { n: seat + 1 }));
   if (mark && seat === state.seat) name += ` (${t("you")})`;
   return name;
+}
+
+/** A bot seat's level for its badge ("Expert", "Strong", "Random"…), or "" for a person. */
+export function botLevel(info) {
+  if (info?.kind !== "bot" || !info.bot) return "";
+  const key = `bot.level.${info.bot}`;
+  return key in STRINGS ? t(key) : info.bot;
 }
 
 export function botLabel(state, bot) {
