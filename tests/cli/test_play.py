@@ -48,7 +48,10 @@ def test_illegal_answers_are_refused_and_the_prompt_repeats(atout: Any) -> None:
     result = atout("play", "--seed", "1", input=answers())
     out = result.stdout
     assert "Not allowed: " in out
-    assert re.search(r"Not allowed: play \w+: you do not hold \w+ \(rule book §3\.8", out)
+    # said in words (rule book §3.8): no card code, no seat counted from 0
+    assert re.search(r"Not allowed: You do not hold the [\w ]+\. \(rule book §3\.8", out)
+    refusals = re.findall(r"Not allowed: (.*)", out)
+    assert not any(re.search(r"\b(T\d+|EX|\d+[SHDC]|[KQCJ][SHDC])\b|\bseat \d", r) for r in refusals)
     # every refusal is followed by the same prompt again
     assert out.count("Your card") > 18
     assert "You play " in out

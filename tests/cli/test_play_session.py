@@ -251,7 +251,7 @@ def test_two_player_game_speaks_of_you_and_of_bouts_in_the_plural(atout: Any) ->
     assert points and points.group(1).startswith("You ")
     refusals = re.findall(r"Not allowed: (.*)", out)
     assert refusals and not any("seat 0" in r or "his hand" in r for r in refusals)
-    assert any("a card of your hand or a face-up pile top" in r for r in refusals)
+    assert any("a card of your hand or a face-up card on top of your piles" in r for r in refusals)
     assert "bout(s)" not in out and "(1 bouts)" not in out and "1 bouts" not in out
     assert re.search(r"^You: [\d.]+ points with (no bout|1 bout|\d bouts); needed \d+", out, re.M)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -33,7 +32,9 @@ from atout.cli.render import (
 )
 from atout.cli.summary import breakdown_lines
 from atout.engine.errors import IllegalActionError
+from atout.engine.refusals import refusal_text
 from atout.games import Game, View, new_deal, next_dealer
+from atout.i18n import _
 from atout.records import write_record
 from atout.scoring import ScoreSheet
 
@@ -341,19 +342,18 @@ def _ask(deal: Game, view: View, console: Console, table: Table) -> int | None:
             try:
                 deal.clone().apply(action)
             except IllegalActionError as exc:
-                console.print(f"[red]Not allowed: {escape(addressed(str(exc), view.seat))}[/]")
+                console.print(f"[red]{escape(refused_line(exc, deal.rules.game))}[/]")
             continue
         return action
 
 
-def addressed(message: str, you: int) -> str:
-    """An engine's refusal spoken to the player: "play KS by seat 0 is not allowed" reads
-    "play KS is not allowed", "seat 0 does not hold" "you do not hold", "his hand" "your hand"."""
-    seat = rf"\bseat {you}\b"
-    text = re.sub(rf" by {seat}", "", message)
-    text = re.sub(rf"{seat} does not", "you do not", text)
-    text = re.sub(rf"{seat} must", "you must", text)
-    return text.replace("his hand", "your hand")
+def refused_line(error: IllegalActionError, game: str) -> str:
+    """An engine's refusal said to the player in words, the rule book's reference after it:
+    "Not allowed: You must follow hearts. (rule book §3.8 step 3)"."""
+    reference = error.rule.partition(": ")[0]
+    return _("Not allowed: {reason} ({rule})").format(
+        reason=refusal_text(error.code, error.params, game), rule=reference
+    )
 
 
 def _read(deal: Game, view: View, text: str) -> int:
