@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from atout.engine.errors import IllegalActionError
+from atout.engine.refusals import refusal_text
 from atout.games import Deal, new_deal
 from atout.presets import rules_for
 from atout.rules import Rules
@@ -119,14 +120,14 @@ def table_info(fixture: Fixture, deal: Deal, history: list[list[int]]) -> dict[s
     }
 
 
-def refusals(deal: Deal, seat: int) -> dict[str, dict[str, str]]:
+def refusals(deal: Deal, seat: int) -> dict[str, dict[str, Any]]:
     """The engine's message for each card of the hand it would refuse to see played now."""
     if deal.current_player != seat or str(deal.phase) not in ("play", "discard"):
         return {}
     view = deal.view(seat)
     verb = "play" if str(deal.phase) == "play" else "discard"
     legal = {deal.action_name(a) for a in deal.legal_actions()}
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for card in view.to_json()["hand"]:
         words = f"{verb} {card}"
         if words in legal:
@@ -134,7 +135,13 @@ def refusals(deal: Deal, seat: int) -> dict[str, dict[str, str]]:
         try:
             deal.clone().apply(deal.parse(words))
         except IllegalActionError as error:
-            out[words] = {"message": error.reason, "rule": error.rule}
+            # what the server sends: the refusal code, its params and its words
+            out[words] = {
+                "message": refusal_text(error.code, error.params, deal.rules.game),
+                "rule": error.rule,
+                "reason": error.code,
+                "params": error.params,
+            }
     return out
 
 

@@ -6,6 +6,7 @@ import { closeDialog, followDeal, showChooseSeat, showDealOver, showPreviousTric
 import { api, TableSocket } from "./net.js";
 import { classify, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
 import { lastName, rememberTable, setLastName, tableEntry } from "./store.js";
+import { refusalText, ruleReference } from "./refusals.js";
 import { STRINGS, t } from "./strings.js";
 import { eventLine, seatName } from "./words.js";
 
@@ -66,13 +67,10 @@ function render() {
   status.className = state.myTurn ? "yours" : "";
   if (state.error) {
     status.classList.add("error");
-    // the engine names the rule as "rule book §3.8: must follow suit": its words say why
-    const rule = state.error.rule ?? "";
-    const cut = rule.indexOf(": ");
-    const reason = cut > 0 ? rule.slice(cut + 2) : null;
-    const main = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : state.error.message;
-    status.append(h("span", { class: "message", text: main }));
-    const more = [cut > 0 ? rule.slice(0, cut) : rule, reason ? state.error.message : null].filter(Boolean).join(" · ");
+    // an engine refusal is said from its code and params, in words; the rule's reference below
+    const words = refusalText(state.error.reason, state.error.params, v?.game === "austrian" ? "austrian" : "french");
+    status.append(h("span", { class: "message", text: words ?? state.error.message }));
+    const more = ruleReference(state.error.rule);
     if (more) status.append(h("span", { class: "rule", text: more }));
   } else {
     status.append(h("span", { text: state.notice ?? statusText(state) }));
@@ -145,7 +143,12 @@ export function onMessage(msg) {
       return;
     case "error":
       state.pending = null;
-      state.error = { message: msg.code !== "illegal" && `error.${msg.code}` in STRINGS ? t(`error.${msg.code}`) : msg.message, rule: msg.rule ?? null };
+      state.error = {
+        message: msg.code !== "illegal" && `error.${msg.code}` in STRINGS ? t(`error.${msg.code}`) : msg.message,
+        rule: msg.rule ?? null,
+        reason: msg.code === "illegal" ? msg.reason ?? null : null,
+        params: msg.params ?? {},
+      };
       state.discardQueue = [];
       state.queuedPlay = null;
       if (msg.code === "stale") state.socket?.send({ type: "resync" });
