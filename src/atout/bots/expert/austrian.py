@@ -16,7 +16,8 @@ best mean value over the worlds is played; the rules bot's card on ties, with fe
 ``min_samples`` finished worlds, or when no world can be sampled. Bids, the talon half, the
 discard and the game: by simulation in :class:`~atout.bots.expert.bot.ExpertBot` over
 :func:`play_option` (every option played out by the rules bot on the same worlds), when the level
-sets ``simulations``.
+sets ``simulations``, each option valued by the seat's :func:`standing` (its score against the
+others': under positive-only scoring its own score alone makes every bid free).
 
 Work is counted in simulated decisions (a world's dealing and replay included, see
 :data:`WORLD_WORK`; solver nodes count 1/20 each, as in the French search), so a decision is
@@ -91,15 +92,27 @@ def play_to_end(world: AustrianDeal) -> int:
     return steps + _play_cards(world, [world.view(s) for s in range(3)])
 
 
-def play_option(deal: AustrianDeal, seat: int, option: Sequence[int]) -> tuple[float, int]:
+def standing(scores: Sequence[int], seat: int) -> float:
+    """``seat``'s score minus the mean of the other two: what the deal does to its place.
+
+    >>> standing([60, 0, 0], 0), standing([0, 60, 60], 0), standing([0, 60, 60], 1)
+    (60.0, -60.0, 30.0)
+    """
+    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+
+
+def play_option(
+    deal: AustrianDeal, seat: int, option: Sequence[int], relative: bool = False
+) -> tuple[float, int]:
     """``seat``'s score after its ``option`` (actions in a row) and the rules bot everywhere to
-    the end of the deal, and the decisions simulated. Raises
+    the end of the deal (``relative``: its :func:`standing`), and the decisions simulated. Raises
     :class:`~atout.engine.errors.IllegalActionError` for an illegal option."""
     world = deal.clone()
     for action in option:
         world.apply(action)
     steps = play_to_end(world)
-    return float(world.scores()[seat]), steps
+    scores = world.scores()
+    return (standing(scores, seat) if relative else float(scores[seat])), steps
 
 
 def _play_cards(world: AustrianDeal, bases: Sequence[AustrianView]) -> int:
@@ -368,5 +381,6 @@ __all__ = [
     "playout_value",
     "rules_discard",
     "solver_values",
+    "standing",
     "uses_solver",
 ]

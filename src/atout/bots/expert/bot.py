@@ -99,6 +99,11 @@ class ExpertConfig:
     budget buys more worlds for the contenders (0: every card in every world)."""
     race_worlds: int = 6
     """Worlds every card is valued in before racing may drop it."""
+    standing: bool = True
+    """Value the simulated Austrian bid, talon half, discard and game by the seat's score minus the
+    mean of the other two seats' (its place in the session's standings); ``False``: by its own
+    score alone, under which the default positive-only scoring makes any bid free (a lost game
+    costs its declarer nothing, and gives each defender its value), so every hand bids."""
     seat_play: float = 0.0
     """In a simulated French bid, call or écart, the seat's score moved this fraction of the way
     from the rules bot's card play in its seat to the open-hand card play of the ``cheat`` bot
@@ -259,7 +264,7 @@ class ExpertBot:
         >>> ExpertBot.at_level("fast,worlds=3")
         Traceback (most recent call last):
         ...
-        ValueError: unknown expert setting 'worlds'; settings: samples, work, austrian_work, think, solver_cards, min_samples, bid_inference, temperature, select, repair, simulations, all_bids, margin, race, race_worlds, seat_play
+        ValueError: unknown expert setting 'worlds'; settings: samples, work, austrian_work, think, solver_cards, min_samples, bid_inference, temperature, select, repair, simulations, all_bids, margin, race, race_worlds, standing, seat_play
         """
         name, *settings = (level or "fast").strip().lower().split(",")
         if name not in LEVELS:
@@ -349,7 +354,7 @@ class ExpertBot:
 
         choice = compare_options(
             draw,
-            lambda world, option: austrian.play_option(world, view.seat, option),
+            lambda world, option: austrian.play_option(world, view.seat, option, self.config.standing),
             options,
             rules_option,
             self.config.simulations,
