@@ -206,6 +206,7 @@ class Table:
             "preset": self.preset,
             "rules": self.rules.to_dict(),
             "facts": self.facts(),
+            "bot_pause": self.config.bot_pause,
             "seats": [self.seat_info(s) for s in range(len(self.seats))],
             "deal_no": self.deal_no,
             "dealer": None if self.deal is None else self.deal.dealer,
