@@ -330,6 +330,65 @@ FIXTURES = (
         seed=6,
         seat=lambda d: 0,
     ),
+    # every screen of every game, for the layout tests (tests/web/test_screens.py)
+    Fixture("fft3-bidding", "3 players, bidding", rules_for("fft", players=3), "fft", phase("bidding")),
+    Fixture(
+        "fft3-ecart", "3 players, the écart", rules_for("fft", players=3), "fft", phase("discard"), seed=2
+    ),
+    Fixture(
+        "fft3-chien",
+        "3 players, a defender sees the chien",
+        rules_for("fft", players=3),
+        "fft",
+        phase("discard"),
+        seed=2,
+        seat=other_than_taker,
+    ),
+    Fixture(
+        "fft3-end", "3 players, the end", rules_for("fft", players=3), "fft", over, seed=3, seat=lambda d: 0
+    ),
+    Fixture("fft5-bidding", "5 players, bidding", rules_for("fft", players=5), "fft", phase("bidding")),
+    Fixture(
+        "fft5-ecart", "5 players, the écart", rules_for("fft", players=5), "fft", phase("discard"), seed=2
+    ),
+    Fixture(
+        "fft5-chien",
+        "5 players, a defender sees the chien",
+        rules_for("fft", players=5),
+        "fft",
+        phase("discard"),
+        seed=2,
+        seat=other_than_taker,
+    ),
+    Fixture(
+        "fft5-trick4",
+        "5 players, four cards on the table",
+        rules_for("fft", players=5),
+        "fft",
+        playing(4, 2),
+        seed=9,
+    ),
+    Fixture(
+        "fft5-end", "5 players, the end", rules_for("fft", players=5), "fft", over, seed=3, seat=lambda d: 0
+    ),
+    Fixture("fft4-trick3", "4 players, three cards on the table", FFT4, "fft", playing(3, 3), seed=6),
+    Fixture(
+        "fft3-trick2",
+        "3 players, two cards on the table",
+        rules_for("fft", players=3),
+        "fft",
+        playing(2, 2),
+        seed=8,
+    ),
+    Fixture(
+        "tarock-trick2",
+        "Austrian Tarock, two cards on the table",
+        rules_for("tarock"),
+        "tarock",
+        playing(2, 3),
+        bid="solo",
+        seed=5,
+    ),
 )
 
 

@@ -102,6 +102,25 @@ export function renderSeats(root, state) {
     place(node, seatAngle(state, seat), seat === state.seat ? 0 : 43, 41);
     root.append(node);
   }
+  keepInside(root.children, root.parentElement);
+}
+
+/** Slide absolutely placed boxes back inside their container, so that no name is cut at an edge. */
+function keepInside(nodes, container) {
+  if (!container?.clientWidth) return;
+  const box = container.getBoundingClientRect();
+  const margin = 4;
+  for (const node of nodes) {
+    const r = node.getBoundingClientRect();
+    let dx = 0;
+    let dy = 0;
+    if (r.left < box.left + margin) dx = box.left + margin - r.left;
+    else if (r.right > box.right - margin) dx = box.right - margin - r.right;
+    if (r.top < box.top + margin) dy = box.top + margin - r.top;
+    else if (r.bottom > box.bottom - margin) dy = box.bottom - margin - r.bottom;
+    if (dx) node.style.left = `${r.left + r.width / 2 + dx - box.left}px`;
+    if (dy) node.style.top = `${r.top + r.height / 2 + dy - box.top}px`;
+  }
 }
 
 export function renderInfo(root, state) {
@@ -126,12 +145,13 @@ export function renderInfo(root, state) {
     parts.push(line);
   }
   root.append(h("div", { class: "info-line", text: parts.join(" — ") }));
+  const rows = h("div", { class: "shown" });
   const shown = (label, names) => {
     const cards = h("div", { class: "mini-cards" });
     for (const c of sortHand(names)) cards.append(cardSvg(c, { pack }));
-    root.append(h("div", { class: "shown-row" }, h("span", { class: "label", text: label }), cards));
+    rows.append(h("div", { class: "shown-row" }, h("span", { class: "label", text: label }), cards));
   };
-  if ((v.tricks?.length ?? 0) === 0 && ["play", "poignee", "excuse_sec", "misere"].includes(v.phase)) {
+  if ((v.tricks?.length ?? 0) === 0 && ["chelem", "play", "poignee", "excuse_sec", "misere"].includes(v.phase)) {
     // until the first trick is over: what was turned up or laid aside, and the poignées shown
     if (v.game === "french" && v.chien) shown(t("chien"), v.chien);
     const aside = v.game === "austrian" ? v.discard : v.ecart;
@@ -139,13 +159,87 @@ export function renderInfo(root, state) {
     if (aside?.length) shown(t(mine ? (v.game === "austrian" ? "discard" : "ecart") : "ecart.shown"), aside);
     for (const p of v.poignees ?? []) shown(t("poignee.shown", { name: seatName(state, p.seat), level: p.level }), p.cards);
   }
+  if (rows.childElementCount) root.append(rows);
 }
 
 function cardGroup(label, names, pack, count = 3) {
-  const cards = h("div", { class: "group-cards" });
+  const cards = h("div", { class: `group-cards${(names?.length ?? count) > 4 ? " wide" : ""}` });
   if (names) for (const c of sortHand(names)) cards.append(cardSvg(c, { pack }));
   else for (let i = 0; i < count; i++) cards.append(cardSvg(null, { back: true }));
   return h("div", { class: "group" }, h("div", { class: "label", text: label }), cards);
+}
+
+/** The angle of each seat's card in the trick: toward its seat (two players: on a slant, so that
+ * the two cards sit side by side below the piles). */
+function trickAngle(state, seat) {
+  return seatAngle(state, seat) + (seatCount(state) === 2 ? 20 : 0);
+}
+
+function overlapArea(a, b) {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/**
+ * Each card of the trick toward its player, as close to the middle as it may be while no card
+ * covers another, a seat or the piles: the place of
+ * every seat's card is fixed for the trick (an ellipse through all the seats' angles), no two
+ * touch, and the cards get smaller only when the table is too small for them.
+ */
+function layoutTrick(root, slots, state) {
+  const W = root.clientWidth;
+  const H = root.clientHeight;
+  const first = slots[0][0].firstChild.getBoundingClientRect();
+  if (!W || !H || !first.width) return;
+  const ratio = first.height / first.width;
+  const origin = root.getBoundingClientRect();
+  const obstacles = [...document.querySelectorAll("#seats .seat, #opp-piles:not([hidden]) .pile-row, #opp-piles:not([hidden]) .label")].map((n) => {
+    const r = n.getBoundingClientRect();
+    return { x: r.left - origin.left - 3, y: r.top - origin.top - 3, w: r.width + 6, h: r.height + 6 };
+  });
+  const n = seatCount(state);
+  const angles = Array.from({ length: n }, (_, seat) => (trickAngle(state, seat) * Math.PI) / 180);
+  const rectsFor = (rx, ry, w, h) =>
+    angles.map((a) => ({ x: W / 2 + rx * Math.cos(a) - w / 2, y: H / 2 - ry * Math.sin(a) - h / 2, w, h }));
+  const fits = (rects) => {
+    for (let i = 0; i < rects.length; i++) {
+      const r = rects[i];
+      if (r.x < 0 || r.y < 0 || r.x + r.w > W || r.y + r.h > H) return false;
+      for (const o of obstacles) if (overlapArea(r, o) > 0) return false;
+      for (let j = i + 1; j < rects.length; j++) if (overlapArea(grown(r, gap), rects[j]) > 0) return false;
+    }
+    return true;
+  };
+  const gap = 4;
+  const grown = (r, d) => ({ x: r.x - d, y: r.y - d, w: r.w + 2 * d, h: r.h + 2 * d });
+  let best = null;
+  for (let scale = 1; scale > 0.5 && !best; scale -= 0.08) {
+    const w = first.width * scale;
+    const h = w * ratio;
+    const steps = 24;
+    for (let i = 0; i <= steps; i++) {
+      for (let j = 0; j <= steps; j++) {
+        const rx = ((W - w) / 2) * (i / steps);
+        const ry = ((H - h) / 2) * (j / steps);
+        const cost = rx / W + ry / H; // as near the middle as the cards allow
+        if (best && cost >= best.cost) continue;
+        const rects = rectsFor(rx, ry, w, h);
+        if (fits(rects)) best = { cost, rects, w };
+      }
+    }
+  }
+  if (!best) {
+    // a table too small for any layout: the cards as small as allowed, spread to the edges
+    const w = first.width * 0.5;
+    best = { rects: rectsFor((W - w) / 2, (H - w * ratio) / 2, w, w * ratio), w };
+  }
+  for (const [slot, seat] of slots) {
+    const r = best.rects[seat];
+    slot.style.left = `${r.x + r.w / 2}px`;
+    slot.style.top = `${r.y + r.h / 2}px`;
+    slot.firstChild.style.width = `${best.w}px`;
+  }
 }
 
 export function renderCenter(root, state) {
@@ -162,24 +256,19 @@ export function renderCenter(root, state) {
   if (plays.length) {
     const trick = h("div", { class: `trick${winner !== null ? " done" : ""}` });
     const slots = [];
-    for (const { seat, card } of plays) {
-      const svg = cardSvg(card, { pack });
-      const slot = h("div", { class: `trick-card${seat === winner ? " winner" : ""}`, "data-seat": seat }, svg);
+    plays.forEach(({ seat, card }, i) => {
+      const slot = h("div", { class: `trick-card${seat === winner ? " winner" : ""}${i === 0 ? " led" : ""}`, "data-seat": seat }, cardSvg(card, { pack }));
+      // the first card of the trick: who led it
+      if (i === 0) slot.append(h("span", { class: "led-badge", text: t("trick.led") }));
       slots.push([slot, seat]);
       trick.append(slot);
-    }
+    });
     root.append(trick);
-    // each card toward its player, far enough from the centre that the cards do not cover each other
-    const card = slots[0][0].getBoundingClientRect();
-    const rx = Math.min(45, Math.max(17, root.clientWidth ? (85 * card.width) / root.clientWidth : 17));
-    // two players: the two cards side by side on a slant, clear of the piles above
-    const two = seatCount(state) === 2;
-    const ry = two ? 19 : Math.min(36, Math.max(19, root.clientHeight ? (80 * card.height) / root.clientHeight : 19));
-    for (const [slot, seat] of slots) place(slot, seatAngle(state, seat) + (two ? 30 : 0), rx, ry);
+    layoutTrick(root, slots, state);
     return;
   }
   const groups = h("div", { class: "groups" });
-  if (v.game === "french" && v.chien && ["discard", "chelem", "call"].includes(v.phase)) {
+  if (v.game === "french" && v.chien && ["discard", "call"].includes(v.phase)) {
     groups.append(cardGroup(t("chien"), v.chien, pack));
   }
   if (v.game === "austrian" && ["talon", "discard", "game"].includes(v.phase)) {
@@ -257,11 +346,12 @@ export function renderHand(root, state, actions) {
     slots.push(slot);
   }
   // one row, or two when the cards would overlap so much that their corners get hard to read
+  // (each card must show more than half its width)
   const row = h("div", { class: "hand-row" }, ...slots);
   root.append(row);
   const cardWidth = slots[0]?.firstChild?.getBoundingClientRect().width ?? 0;
   const room = root.clientWidth - 8;
-  if (slots.length > 8 && cardWidth && (room - cardWidth) / (slots.length - 1) < cardWidth * 0.4) {
+  if (slots.length > 8 && cardWidth && (room - cardWidth) / (slots.length - 1) < cardWidth * 0.52) {
     const half = Math.ceil(slots.length / 2);
     root.replaceChildren(h("div", { class: "hand-row" }, ...slots.slice(0, half)), h("div", { class: "hand-row" }, ...slots.slice(half)));
     root.classList.add("two-rows");
@@ -299,6 +389,16 @@ export function renderControls(root, state, actions) {
         { class: "buttons" },
         h("button", { type: "button", class: "action primary", disabled: state.discardPick.size !== needed, onclick: () => actions.confirmDiscard(), text: t("hint.discard_confirm") }),
         h("button", { type: "button", class: "action", disabled: state.discardPick.size === 0, onclick: () => actions.clearDiscard(), text: t("hint.discard_clear") }),
+        // the chelem is decided right after the écart: offered here, "no chelem" unless pressed
+        v.game === "french"
+          ? h("button", {
+              type: "button",
+              class: `action toggle${state.chelemAfterEcart ? " on" : ""}`,
+              "aria-pressed": state.chelemAfterEcart ? "true" : "false",
+              onclick: () => actions.toggleChelem(),
+              text: t("hint.chelem_toggle"),
+            })
+          : null,
       ),
     );
   }
@@ -318,7 +418,7 @@ export function renderControls(root, state, actions) {
     const hintKey =
       verb === "show"
         ? "hint.show"
-        : { bidding: "hint.bid", talon: "hint.talon", game: "hint.game", poignee: "hint.poignee", misere: "hint.misere", chelem: "hint.chelem" }[v.phase];
+        : { bidding: "hint.bid", talon: "hint.talon", game: "hint.game", poignee: "hint.poignee", misere: "hint.misere", chelem: "hint.chelem_offer" }[v.phase];
     const hints = [];
     if (hintKey) hints.push(t(hintKey));
     if (bidding && facts?.thresholds && v.game === "french") {
@@ -329,7 +429,7 @@ export function renderControls(root, state, actions) {
       hints.push(t("hint.poignee_levels", { levels: facts.poignee_levels.join(" / ") }));
     }
     if (hints.length) root.append(h("div", { class: "hint", text: hints.join(" · ") }));
-    const row = h("div", { class: "buttons" });
+    const row = h("div", { class: `buttons${v.phase === "chelem" ? " discreet" : ""}` });
     for (const action of buttons) {
       const contract = facts?.contracts?.find?.((c) => c.name === action);
       const extra = contract ? h("span", { class: "mult", text: t("multiplier", { m: contract.multiplier }) }) : null;
@@ -337,12 +437,24 @@ export function renderControls(root, state, actions) {
     }
     root.append(row);
   }
-  if (verb === "play" && cards.size) root.append(h("div", { class: "hint", text: t("hint.play") }));
+  if (verb === "play" && cards.size) root.append(h("div", { class: "hint", text: t(touchScreen() ? "hint.play_touch" : "hint.play") }));
   state.keyed = keyed;
+}
+
+/** Whether the page is live: a fixture, or a connection that is open (while it is lost, nobody's
+ * turn is shown and no card may be clicked). */
+export function connected(state) {
+  return Boolean(state.fixture) || !state.conn || state.conn === "online";
+}
+
+/** A phone or a tablet: no arrows and no Enter, a finger on the cards. */
+export function touchScreen() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 }
 
 export function statusText(state) {
   const v = state.view;
+  if (!connected(state)) return t(`conn.${state.conn}`);
   if (!v) return state.table?.state === "waiting" ? t("turn.waiting_players") : "";
   if (v.phase === "end" || v.current_player < 0) return t("turn.over");
   if (state.myTurn) return t("turn.yours");

@@ -4,14 +4,18 @@
 
 import { closeDialog, followDeal, showChooseSeat, showDealOver, showPreviousTrick, showScores } from "./dialogs.js";
 import { api, TableSocket } from "./net.js";
-import { classify, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
+import { classify, connected, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
 import { lastName, rememberTable, setLastName, tableEntry } from "./store.js";
 import { refusalText, ruleReference } from "./refusals.js";
 import { STRINGS, t } from "./strings.js";
 import { eventLine, seatName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const HOLD_MS = 1600;
+// The pace at which the moves of others are shown (ms between two cards, and how long a finished
+// trick stays before it is gathered), chosen per table in the bar; a server whose bots do not
+// pause (bot_pause 0, as in tests) is shown at once.
+const PACES = { slow: { card: 1300, hold: 2000 }, normal: { card: 800, hold: 1200 }, fast: { card: 350, hold: 600 } };
+const PACE_NAMES = Object.keys(PACES);
 
 export const state = {
   tableId: null,
@@ -38,24 +42,35 @@ export const state = {
   fixture: null,
   refusals: {},
   socket: null,
+  conn: null,
+  pace: "normal",
+  chelemAfterEcart: false,
+  afterEcart: null,
+  restoredEcart: null,
 };
 
 // ------------------------------------------------------------------ drawing
 function render() {
   const v = state.view;
-  state.myTurn = Boolean(v && state.seat !== null && v.current_player === state.seat && v.legal_actions?.length);
+  // while the connection is lost nobody's turn is shown and no card may be clicked
+  state.myTurn = Boolean(v && state.seat !== null && v.current_player === state.seat && v.legal_actions?.length && connected(state));
   if (state.held && Date.now() > state.held.until) state.held = null;
-  if (!v || v.phase !== "discard") state.discardPick.clear();
-  const actions = { act, pick, confirmDiscard, clearDiscard };
+  if (!v || v.phase !== "discard") {
+    state.discardPick.clear();
+    if (v && state.seat !== null) sessionStorage.removeItem(ecartKey());
+  } else restoreEcart();
+  const actions = { act, pick, confirmDiscard, clearDiscard, toggleChelem };
   document.body.dataset.game = v?.game ?? "";
   document.body.classList.toggle("pending", Boolean(state.pending));
+  document.body.classList.toggle("offline", !connected(state));
   document.body.dataset.players = String(state.table?.players ?? v?.rules?.players ?? "");
-  renderSeats($("seats"), state);
+  // what sits below the felt first: its height decides the room the seats and the trick have
   renderInfo($("info"), state);
-  renderCenter($("center"), state);
+  renderControls($("controls"), state, actions);
   renderPiles($("opp-piles"), $("own-piles"), state, actions);
   renderHand($("hand"), state, actions);
-  renderControls($("controls"), state, actions);
+  renderSeats($("seats"), state);
+  renderCenter($("center"), state);
   if (v?.phase === "end") {
     const row = h("div", { class: "buttons" });
     row.append(h("button", { type: "button", class: "action", onclick: showResult, text: t("end.scores") }));
@@ -65,6 +80,7 @@ function render() {
   const status = $("status");
   status.replaceChildren();
   status.className = state.myTurn ? "yours" : "";
+  if (!connected(state)) status.classList.add("offline");
   if (state.error) {
     status.classList.add("error");
     // an engine refusal is said from its code and params, in words; the rule's reference below
@@ -84,8 +100,96 @@ function render() {
 
 function renderLog() {
   const list = $("log").querySelector("ol");
-  list.replaceChildren(...(state.view?.events ?? []).map((e) => h("li", { text: eventLine(state, e) })));
+  list.replaceChildren(
+    ...(state.view?.events ?? []).map((e, i) => h("li", {}, h("span", { class: "n", text: String(i + 1) }), h("span", { text: eventLine(state, e) }))),
+  );
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
+}
+
+// ------------------------------------------------------------------ the pace of the others' moves
+function pace() {
+  if (state.fixture || state.table?.bot_pause === 0) return { card: 0, hold: 0 };
+  return PACES[state.pace] ?? PACES.normal;
+}
+
+const pacer = { queue: [], timer: null, readyAt: 0 };
+
+/** How long the page shows this update before it draws the next one: a card played stays alone
+ * a moment, a finished trick a little longer. */
+function dwell(before, msg) {
+  const view = msg.view;
+  if (msg.type !== "update" || !view || !before) return 0;
+  const p = pace();
+  if ((view.tricks?.length ?? 0) > (before.tricks?.length ?? 0)) return p.hold;
+  if ((view.trick?.length ?? 0) > (before.trick?.length ?? 0)) return p.card;
+  if ((view.bids?.length ?? 0) > (before.bids?.length ?? 0)) return p.card / 2;
+  return 0;
+}
+
+/** Every server message comes here: updates (and the end of the deal) wait their turn to be
+ * drawn at the table's pace; a full state is drawn at once. */
+function receive(msg) {
+  if (msg.type === "state") {
+    pacer.queue = [];
+    pacer.readyAt = 0;
+    clearTimeout(pacer.timer);
+    return onMessage(msg);
+  }
+  if (msg.type === "update" || msg.type === "deal_over") {
+    pacer.queue.push(msg);
+    return pump();
+  }
+  return onMessage(msg);
+}
+
+function pump() {
+  clearTimeout(pacer.timer);
+  while (pacer.queue.length) {
+    const wait = pacer.readyAt - Date.now();
+    // the answer to one's own move is drawn at once
+    if (wait > 0 && !state.pending) {
+      pacer.timer = setTimeout(pump, wait);
+      return;
+    }
+    const msg = pacer.queue.shift();
+    const d = dwell(state.view, msg);
+    onMessage(msg);
+    pacer.readyAt = d ? Date.now() + d : 0;
+  }
+}
+
+function setPace(name) {
+  state.pace = PACES[name] ? name : "normal";
+  $("btn-pace").textContent = t("pace", { pace: t(`pace.${state.pace}`) });
+}
+
+// ------------------------------------------------------------------ the écart kept over a reload
+function ecartKey() {
+  return `atout.ecart:${state.tableId}:${state.dealNo}:${state.seat}`;
+}
+
+function saveEcart() {
+  try {
+    if (state.discardPick.size) sessionStorage.setItem(ecartKey(), JSON.stringify([...state.discardPick]));
+    else sessionStorage.removeItem(ecartKey());
+  } catch {
+    // a browser that keeps nothing: the choice is simply not kept
+  }
+}
+
+/** After a reload during the écart: the cards chosen before, still in the hand and allowed. */
+function restoreEcart() {
+  const key = ecartKey();
+  if (!state.myTurn || state.restoredEcart === key || state.discardPick.size || state.discardQueue.length) return;
+  state.restoredEcart = key;
+  let saved = [];
+  try {
+    saved = JSON.parse(sessionStorage.getItem(key) ?? "[]");
+  } catch {
+    saved = [];
+  }
+  const { cards } = classify(state.view.legal_actions);
+  for (const card of Array.isArray(saved) ? saved : []) if (cards.has(card)) state.discardPick.add(card);
 }
 
 // ------------------------------------------------------------------ messages from the server
@@ -93,8 +197,9 @@ function setView(view) {
   const before = state.view;
   if (before && view && (view.tricks?.length ?? 0) > (before.tricks?.length ?? 0) && !(view.trick?.length)) {
     const last = view.tricks[view.tricks.length - 1];
-    state.held = { plays: last.plays, winner: last.winner, until: Date.now() + HOLD_MS };
-    setTimeout(render, HOLD_MS + 50);
+    const hold = pace().hold;
+    state.held = { plays: last.plays, winner: last.winner, until: Date.now() + hold };
+    setTimeout(render, hold + 50);
   }
   if (view && before && view.phase !== before.phase) state.selected = null;
   state.view = view;
@@ -183,7 +288,8 @@ function act(action) {
 
 // A declaration only some hands are asked (a poignée, a misère) is answered "none" by playing a
 // card: the page sends the refusal and then the card, so that declining takes no step of its own.
-const REFUSALS = { poignee: "no_poignee", misere: "no_misere" };
+// The chelem too: the taker (in two players, each player) plays on to announce none.
+const REFUSALS = { poignee: "no_poignee", misere: "no_misere", chelem: "no_chelem" };
 
 function refusalNow() {
   const v = state.view;
@@ -193,7 +299,11 @@ function refusalNow() {
 
 /** After a card was clicked at a declaration: decline each one asked, then play the card. */
 function continueQueuedPlay() {
-  if (!state.queuedPlay || state.pending || !state.myTurn) return;
+  if (!state.queuedPlay || state.pending) return;
+  if (!state.myTurn) {
+    state.queuedPlay = null; // declined, and another seat leads: the card waits in the hand
+    return;
+  }
   const refusal = refusalNow();
   if (refusal) return act(refusal);
   const card = state.queuedPlay;
@@ -225,6 +335,7 @@ function pick(card, event) {
     state.error = null;
     if (state.discardPick.has(card)) state.discardPick.delete(card);
     else if (state.discardPick.size < state.discardNeeded) state.discardPick.add(card);
+    saveEcart();
     return render();
   }
   return act(cards.get(card) ?? `${verb} ${card}`);
@@ -232,28 +343,48 @@ function pick(card, event) {
 
 function confirmDiscard() {
   state.discardQueue = [...state.discardPick];
+  state.afterEcart = state.view?.game === "french" ? (state.chelemAfterEcart ? "chelem" : "no_chelem") : null;
   continueDiscard();
 }
 
 function clearDiscard() {
   state.discardPick.clear();
   state.discardQueue = [];
+  saveEcart();
+  render();
+}
+
+function toggleChelem() {
+  state.chelemAfterEcart = !state.chelemAfterEcart;
   render();
 }
 
 /** The écart goes one card per action; send the next chosen card when it is our turn again. */
 function continueDiscard() {
-  if (!state.discardQueue.length || state.pending || !state.myTurn) return;
+  if (state.pending || !state.myTurn) return;
   const { cards, verb } = classify(state.view.legal_actions);
+  if (!state.discardQueue.length) {
+    // the écart laid aside, the chelem question comes: answered as chosen beside the écart
+    const after = state.afterEcart;
+    if (after && state.view.phase === "chelem") {
+      state.afterEcart = null;
+      state.chelemAfterEcart = false;
+      if (state.view.legal_actions.includes(after)) act(after);
+    } else if (verb !== "discard") state.afterEcart = null;
+    return;
+  }
   if (verb !== "discard") {
     state.discardQueue = [];
     return;
   }
   const card = state.discardQueue.shift();
   state.discardPick.delete(card);
+  saveEcart();
   if (state.fixture) {
-    state.notice = `${t("conn.fixture", { name: state.fixture })}: discard ${[card, ...state.discardQueue].join(" ")}`;
+    const then = state.afterEcart ? ` · ${state.afterEcart}` : "";
+    state.notice = `${t("conn.fixture", { name: state.fixture })}: discard ${[card, ...state.discardQueue].join(" ")}${then}`;
     state.discardQueue = [];
+    state.afterEcart = null;
     return render();
   }
   act(cards.get(card) ?? `discard ${card}`);
@@ -363,7 +494,7 @@ async function loadFixture(name) {
     const data = await response.json();
     state.refusals = data.refusals ?? {};
     state.tableId = data.messages?.[0]?.table?.table_id ?? name;
-    for (const msg of data.messages ?? []) onMessage(msg);
+    for (const msg of data.messages ?? []) receive(msg);
     document.body.dataset.ready = "true";
   } catch (error) {
     state.error = { message: t("error.fixture", { name, message: error.message }), rule: null };
@@ -383,10 +514,19 @@ function setupBar() {
   $("btn-previous").textContent = t("button.previous");
   $("btn-scores").textContent = t("button.scores");
   $("btn-log").textContent = t("button.log");
+  setPace("normal");
   $("btn-invite").textContent = t("invite");
   $("home").title = t("button.lobby");
   $("btn-previous").addEventListener("click", () => showPreviousTrick(state));
   $("btn-scores").addEventListener("click", () => showScores(state));
+  $("btn-pace").addEventListener("click", () => {
+    setPace(PACE_NAMES[(PACE_NAMES.indexOf(state.pace) + 1) % PACE_NAMES.length]);
+    try {
+      localStorage.setItem(`atout.pace:${state.tableId}`, state.pace);
+    } catch {
+      // not kept: the pace holds until the page is left
+    }
+  });
   $("btn-log").addEventListener("click", () => {
     $("log").hidden = !$("log").hidden;
     renderLog();
@@ -419,15 +559,22 @@ function start() {
     state.error = { message: t("error.no_table"), rule: null };
     return render();
   }
+  try {
+    setPace(localStorage.getItem(`atout.pace:${state.tableId}`) ?? "normal");
+  } catch {
+    setPace("normal");
+  }
   const entry = tableEntry(state.tableId);
   state.token = entry?.token ?? null;
   state.seat = entry?.seat ?? null;
   state.socket = new TableSocket(state.tableId, {
     token: state.token,
-    onMessage,
+    onMessage: receive,
     onStatus: (s) => {
       $("conn").textContent = t(`conn.${s}`);
       $("conn").dataset.state = s;
+      state.conn = s;
+      render();
     },
   });
   state.socket.open();
