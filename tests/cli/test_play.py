@@ -82,7 +82,7 @@ def test_narration_speaks_to_you_in_the_second_person() -> None:
     assert lines["call"] is not None and lines["call"].startswith("You call ")
     assert lines["chelem"] == "You announce a [bold]chelem[/]!"
     assert lines["discard_shown"] is not None and lines["discard_shown"].startswith("You put the trump ")
-    assert lines["excuse_kept"] == "You keep the Excuse and owe a low card to Seat 2."
+    assert lines["excuse_kept"] == "You keep the Excuse and owe a low card to Seat 3."
     assert describe_event(Call(1, 13), you=0) == describe_event(Call(1, 13))
     assert str(describe_event(ExcuseKept(1, 0), you=0)).endswith(
         "keeps the Excuse and owes a low card to You."
@@ -146,7 +146,7 @@ def test_save_after_quitting_writes_a_record_of_the_unfinished_deal(atout: Any, 
     assert not replay(record).is_over()
     told = atout("replay", str(path))
     assert told.exit_code == 0 and told.stdout.rstrip().endswith(
-        "Unfinished: the record stops here, seat 0 to act."
+        "Unfinished: the record stops here, seat 1 to act."
     )
 
 

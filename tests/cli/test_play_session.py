@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from atout.cards import NAMES, count_bouts, parse_card
+from atout.personas import persona_name, personas
 from atout.records import load_record, replay
 from atout.rules import Rules
 
@@ -41,6 +42,16 @@ ALL_PASS_SEED = 7
 first two deals when you pass too."""
 
 
+def bot_name(seed: int, seat: int, players: int = 4) -> str:
+    """The name the terminal game gives the computer player at ``seat`` (atout.personas)."""
+    return persona_name(personas(f"terminal/{seed}", players)[seat])
+
+
+def bots_zero(seed: int) -> str:
+    """The three computer players of a 4-player session, each at +0."""
+    return ", ".join(f"{bot_name(seed, s)} +0" for s in (1, 2, 3))
+
+
 def totals(line_start: str, out: str) -> list[int]:
     match = re.search(rf"^{line_start} after \d+ deals?: (.*)$", out, re.MULTILINE)
     assert match, out[-2000:]
@@ -53,9 +64,11 @@ def totals(line_start: str, out: str) -> list[int]:
 def test_a_session_asks_for_another_deal_and_the_dealer_rotates(atout: Any) -> None:
     out = atout("play", "--seed", str(ALL_PASS_SEED), "--bot", "rules", input="pass\n\npass\nn\n").stdout
     assert out.count("Another deal? [Y/n]") == 2
-    assert "Deal 1: Seat 3 deals." in out and "Deal 2: You deal." in out  # to the right (rule book §3.1)
+    assert (
+        f"Deal 1: {bot_name(ALL_PASS_SEED, 3)} deals." in out and "Deal 2: You deal." in out
+    )  # to the right (§3.1)
     assert "Totals after 1 deal: You +0" in out
-    assert "Session totals after 2 deals: You +0, Seat 1 +0, Seat 2 +0, Seat 3 +0" in out
+    assert f"Session totals after 2 deals: You +0, {bots_zero(ALL_PASS_SEED)}" in out
 
 
 def test_the_dealer_rotates_clockwise_under_that_option(atout: Any) -> None:
@@ -63,17 +76,15 @@ def test_the_dealer_rotates_clockwise_under_that_option(atout: Any) -> None:
         "play", "--seed", "10", "--bot", "rules", "-o", "play_direction=clockwise", input="pass\ny\nquit\n"
     )
     out = result.stdout
-    assert "Deal 1: Seat 3 deals." in out
+    assert f"Deal 1: {bot_name(10, 3)} deals." in out
     if "Another deal?" in out:  # this deal too was passed out
-        assert "Deal 2: Seat 2 deals." in out
+        assert f"Deal 2: {bot_name(10, 2)} deals." in out
 
 
 def test_end_of_input_at_the_rematch_prompt_ends_with_the_session_totals(atout: Any) -> None:
     result = atout("play", "--seed", str(ALL_PASS_SEED), "--bot", "rules", input="pass\n")
     assert result.exit_code == 0 and result.exception is None
-    assert result.stdout.rstrip().endswith(
-        "Session totals after 1 deal: You +0, Seat 1 +0, Seat 2 +0, Seat 3 +0"
-    )
+    assert result.stdout.rstrip().endswith(f"Session totals after 1 deal: You +0, {bots_zero(ALL_PASS_SEED)}")
 
 
 def test_end_of_input_during_a_deal_ends_with_the_session_totals(atout: Any) -> None:
@@ -81,7 +92,7 @@ def test_end_of_input_during_a_deal_ends_with_the_session_totals(atout: Any) -> 
     out = result.stdout
     assert result.exit_code == 0 and result.exception is None
     assert "Deal 2: You deal." in out and "You leave the table." in out
-    assert out.rstrip().endswith("Session totals after 1 deal: You +0, Seat 1 +0, Seat 2 +0, Seat 3 +0")
+    assert out.rstrip().endswith(f"Session totals after 1 deal: You +0, {bots_zero(ALL_PASS_SEED)}")
 
 
 def test_a_wrong_rematch_answer_asks_again(atout: Any) -> None:
@@ -153,7 +164,8 @@ def test_last_and_score_commands_answer_at_any_prompt(atout: Any) -> None:
         "rules",
         input="garde\n6C\n4S\n6S\n7S\n4H\n6H\nno\nKD\nlast\nscore\nquit\n",
     ).stdout
-    assert "Trick 1: You K♦, Seat 1 4♦, Seat 2 8♦, Seat 3 3♦; won by You." in played
+    names = [bot_name(3, s) for s in (1, 2, 3)]
+    assert f"Trick 1: You K♦, {names[0]} 4♦, {names[1]} 8♦, {names[2]} 3♦; won by You." in played
     help_text = atout("play", "--seed", "3", input="help\nquit\n").stdout
     assert all(word in help_text for word in ("hand (", "last (", "score (", "help", "quit"))
 
@@ -227,7 +239,7 @@ def test_breakdown_lines_name_petit_au_bout_poignee_and_chelem() -> None:
     assert lines[1] == "Points made: 49 with 2 bouts; needed 41: made by 8."
     assert lines[2] == "Base: (25 + 8) × 2 = +66 per defender, for the attack"
     assert "Petit au bout: by the attack +20" in lines
-    assert "Poignée: Seat 2 simple +20" in lines
+    assert "Poignée: Seat 3 simple +20" in lines
     assert "Chelem: none" in lines
     assert lines[-1] == "Each defender pays the attack 106."
 
@@ -241,8 +253,8 @@ def test_two_player_game_speaks_of_you_and_of_bouts_in_the_plural(atout: Any) ->
 
     one = TwoPlayerSummary(Rules(players=2), (100, 82), (2, 1))
     line = summary_line(one, you=0)
-    assert line == "Points: You 50 (2 bouts) and Seat 1 41 (1 bout); You win."
-    assert summary_line(TwoPlayerSummary(Rules(players=2), (82, 100), (1, 2)), you=0).endswith("Seat 1 wins.")
+    assert line == "Points: You 50 (2 bouts) and Seat 2 41 (1 bout); You win."
+    assert summary_line(TwoPlayerSummary(Rules(players=2), (82, 100), (1, 2)), you=0).endswith("Seat 2 wins.")
     assert "0 bout" not in summary_line(TwoPlayerSummary(Rules(players=2), (60, 122), (0, 3)), you=1)
     result = atout("play", "-p", "2", "--seed", "3", "--bot", "random", input=answers(rounds=60))
     out = result.stdout
@@ -263,14 +275,14 @@ def test_two_player_breakdown_speaks_to_you() -> None:
     lines = breakdown_lines(TwoPlayerSummary(Rules(players=2), (100, 82), (2, 1), petit_au_bout=0), you=0)
     assert lines == [
         "You: 50 points with 2 bouts; needed 41 (margin +9).",
-        "Seat 1: 41 points with 1 bout; needed 51 (margin -10).",
+        "Seat 2: 41 points with 1 bout; needed 51 (margin -10).",
         "Petit au bout: You",
         "Chelem: none",
         "You score 44.",
     ]
     assert (
         breakdown_lines(TwoPlayerSummary(Rules(players=2), (82, 100), (1, 2)), you=0)[-1]
-        == "Seat 1 scores 34."
+        == "Seat 2 scores 34."
     )
 
 

@@ -36,7 +36,7 @@ def test_replay_prints_hands_bids_tricks_and_scores(
     words = " ".join(out.split())  # long hands wrap at the terminal width
     assert f"French Tarot, {players} players" in out
     for seat, hand in enumerate(deal.initial_hands):
-        assert f"Seat {seat}: {plain(cards_markup(hand))}" in words
+        assert f"Seat {seat + 1}: {plain(cards_markup(hand))}" in words
     assert f"Chien: {plain(cards_markup(deal.initial_chien))}" in words
     for event in deal.events:
         if event.kind == "bid":
@@ -44,7 +44,7 @@ def test_replay_prints_hands_bids_tricks_and_scores(
             assert line is not None and plain(line) in out
     assert "Tricks" in out
     assert len(trick_rows(out)) == len(deal.tricks)
-    scores = ", ".join(f"Seat {s} {v:+d}" for s, v in enumerate(deal.scores()))
+    scores = ", ".join(f"Seat {s + 1} {v:+d}" for s, v in enumerate(deal.scores()))
     assert f"Scores: {scores}" in out
 
 
@@ -55,7 +55,7 @@ def test_each_trick_row_shows_the_cards_and_the_winner(atout: Any, played: Any, 
         cells = [c.strip() for c in row.strip("│").split("│")]
         by_seat = dict(zip(seats, cards, strict=True))
         assert cells[1:5] == [plain(cards_markup(1 << by_seat[s])) for s in range(4)]
-        assert cells[5] == f"Seat {winner}"
+        assert cells[5] == f"Seat {winner + 1}"
 
 
 def test_replay_prints_the_contract_verdict(atout: Any, played: Any, record_file: Any) -> None:
@@ -82,7 +82,7 @@ def test_a_cancelled_deal_says_so_and_scores_zero(atout: Any, record_file: Any) 
     out = atout("replay", str(record_file(deal))).stdout
     assert "Cancelled:" in out
     assert "Tricks" not in out
-    assert "Scores: Seat 0 +0, Seat 1 +0, Seat 2 +0, Seat 3 +0" in out
+    assert "Scores: Seat 1 +0, Seat 2 +0, Seat 3 +0, Seat 4 +0" in out
 
 
 def test_an_unfinished_deal_replays_without_scores(atout: Any, record_file: Any) -> None:

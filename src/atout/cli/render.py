@@ -36,6 +36,7 @@ from atout.engine.events import (
     TurnedUp,
 )
 from atout.engine.view import TrickView
+from atout.i18n import _
 from atout.rules import Rules
 from atout.scoring import AustrianSummary, Summary, TwoPlayerSummary, contract_made, declarer_wins
 from atout.scoring.summary import two_player_winner
@@ -73,147 +74,293 @@ def cards_markup(mask: int, sort_for_hand: bool = True) -> str:
 
 def bouts_phrase(bouts: int) -> str:
     """``no bout``, ``1 bout``, ``2 bouts``."""
-    return "no bout" if bouts == 0 else f"{bouts} bout{'' if bouts == 1 else 's'}"
+    if bouts == 0:
+        return _("no bout")
+    return (_("{n} bout") if bouts == 1 else _("{n} bouts")).format(n=bouts)
+
+
+_NAMES: dict[int, str] = {}
+"""The names of the computer players' seats in the terminal game (:func:`name_seats`)."""
+
+
+def name_seats(names: dict[int, str]) -> None:
+    """Name these seats from now on (the terminal game's computer players); ``{}`` forgets them."""
+    _NAMES.clear()
+    _NAMES.update(names)
 
 
 def seat_name(seat: int | None, you: int | None = None) -> str:
+    """``You`` for the player's own seat, else ``Seat 1`` to ``Seat 5`` (seats are counted from 1)."""
     if seat is None:
         return "-"
-    return "You" if seat == you else f"Seat {seat}"
+    if seat != you and seat in _NAMES:
+        return _NAMES[seat]
+    return _("You") if seat == you else _("Seat {n}").format(n=seat + 1)
+
+
+def _say(who: str, you_: bool, yours: str, theirs: str, **params: object) -> str:
+    """A sentence whose verb agrees with its subject: ``yours`` when the player is the subject."""
+    return (yours if you_ else theirs).format(name=who, **params)
 
 
 def describe_event(event: Event, you: int | None = None, rules: Rules | None = None) -> str | None:
     """One line of narration for an event, or ``None`` for those not worth a line. Given the
     rules, a French bid is told with its multiplier."""
     who = seat_name(event.seat, you)
-    you_ = who == "You"
-    s = "" if you_ else "s"
+    me = event.seat is not None and event.seat == you
     if isinstance(event, Bid) and rules is not None and rules.game == "french" and event.bid != "pass":
         told = describe_event(event, you)
         return f"{str(told)[:-1]} (×{rules.multiplier(event.bid)})."
     match event:
         case PetitSecShown(cards=cards):
-            return f"{who} {_verb(who, 'has', 'have')} the Petit alone (petit sec): {cards_markup(cards)}. The deal is cancelled."
+            return _say(
+                who,
+                me,
+                _("You have the Petit alone (petit sec): {cards}. The deal is cancelled."),
+                _("{name} has the Petit alone (petit sec): {cards}. The deal is cancelled."),
+                cards=cards_markup(cards),
+            )
+        case Bid(bid="pass"):
+            return _say(who, me, _("You pass."), _("{name} passes."))
         case Bid(bid=bid):
-            verb = ("pass", "bid") if you_ else ("passes", "bids")
-            return (
-                f"{who} {verb[0]}." if bid == "pass" else f"{who} {verb[1]} [bold]{bid.replace('_', ' ')}[/]."
+            return _say(
+                who, me, _("You bid {bid}."), _("{name} bids {bid}."), bid=f"[bold]{bid_label(bid)}[/]"
             )
         case AllPassed():
-            return "Everyone passed: the deal is cancelled."
+            return _("Everyone passed: the deal is cancelled.")
         case Call(card=card):
-            return f"{who} {_verb(who, 'calls', 'call')} {card_markup(card)}."
+            return _say(who, me, _("You call {card}."), _("{name} calls {card}."), card=card_markup(card))
         case ChienShown(cards=cards):
-            return f"The chien: {cards_markup(cards)}"
+            return _("The chien: {cards}").format(cards=cards_markup(cards))
         case Discard(card=card):
-            return f"{who} discard{s} {card_markup(card)}."
+            return _say(
+                who, me, _("You discard {card}."), _("{name} discards {card}."), card=card_markup(card)
+            )
         case DiscardShown(card=card):
-            return f"{who} {_verb(who, 'puts', 'put')} the trump {card_markup(card)} in the écart, face up."
+            return _say(
+                who,
+                me,
+                _("You put the trump {card} in the écart, face up."),
+                _("{name} puts the trump {card} in the écart, face up."),
+                card=card_markup(card),
+            )
         case ChelemDecided(announced=announced):
-            return f"{who} {_verb(who, 'announces', 'announce')} a [bold]chelem[/]!" if announced else None
+            if not announced:
+                return None
+            return _say(
+                who, me, _("You announce a [bold]chelem[/]!"), _("{name} announces a [bold]chelem[/]!")
+            )
         case PoigneeShown(level=level, cards=cards):
-            return f"{who} {_verb(who, 'shows', 'show')} a {level} poignée: {cards_markup(cards)}"
+            return _say(
+                who,
+                me,
+                _("You show a {level} poignée: {cards}"),
+                _("{name} shows a {level} poignée: {cards}"),
+                level=poignee_label(level),
+                cards=cards_markup(cards),
+            )
         case CardPlayed(card=card):
-            return f"{who} play{s} {card_markup(card)}"
+            return _say(who, me, _("You play {card}"), _("{name} plays {card}"), card=card_markup(card))
         case ExcuseSecShown():
-            return f"{who} {_verb(who, 'has', 'have')} the Excuse as only trump and cancel{s} the deal."
+            return _say(
+                who,
+                me,
+                _("You have the Excuse as only trump and cancel the deal."),
+                _("{name} has the Excuse as only trump and cancels the deal."),
+            )
         case PetitImprenable():
-            return f"{who} {_verb(who, 'has', 'have')} a petit imprenable: the Petit plays like the Excuse."
+            return _say(
+                who,
+                me,
+                _("You have a petit imprenable: the Petit plays like the Excuse."),
+                _("{name} has a petit imprenable: the Petit plays like the Excuse."),
+            )
         case MisereAnnounced(misere=misere):
-            return f"{who} declare{s} a misère ({misere.replace('_', ' ')})."
+            return _say(
+                who,
+                me,
+                _("You declare a misère ({kind})."),
+                _("{name} declares a misère ({kind})."),
+                kind=misere_label(misere),
+            )
         case PartialSlamAnnounced():
-            return f"{who} announce{s} a partial slam."
+            return _say(who, me, _("You announce a partial slam."), _("{name} announces a partial slam."))
         case TakerAlone():
-            return f"{who} called {'yourself' if you_ else 'himself'}: the taker plays alone."
+            return _say(
+                who,
+                me,
+                _("You called yourself: the taker plays alone."),
+                _("{name} called himself: the taker plays alone."),
+            )
         case PartnerRevealed():
-            return f"{who} {_verb(who, 'is', 'are')} the called partner."
+            return _say(who, me, _("You are the called partner."), _("{name} is the called partner."))
         case TrickWon(number=number):
-            return f"Trick {number + 1} goes to {who}."
+            return _("Trick {number} goes to {name}.").format(number=number + 1, name=who)
         case ExcuseKept(winner=winner):
-            return f"{who} {_verb(who, 'keeps', 'keep')} the Excuse and {_verb(who, 'owes', 'owe')} a low card to {seat_name(winner, you)}."
+            return _say(
+                who,
+                me,
+                _("You keep the Excuse and owe a low card to {winner}."),
+                _("{name} keeps the Excuse and owes a low card to {winner}."),
+                winner=seat_name(winner, you),
+            )
         case ExcusePaid(card=card, to=to):
-            return f"For the Excuse, {card_markup(card)} goes to {seat_name(to, you)}."
+            return _("For the Excuse, {card} goes to {name}.").format(
+                card=card_markup(card), name=seat_name(to, you)
+            )
         case TalonShown(half=half, cards=cards) | TalonSeen(half=half, cards=cards):
-            return f"Talon half {half}: {cards_markup(cards)}"
+            return _("Talon half {half}: {cards}").format(half=half, cards=cards_markup(cards))
         case TalonTaken(half=half):
-            return f"{who} take{s} talon half {half}."
+            return _say(
+                who, me, _("You take talon half {half}."), _("{name} takes talon half {half}."), half=half
+            )
         case GameDeclared(game=game):
-            return f"{who} declare{s} game {'1: 36 or more' if game == '36_or_more' else '2: 35 or less'}."
+            return _say(
+                who,
+                me,
+                _("You declare {game}."),
+                _("{name} declares {game}."),
+                game=austrian_game_label(game),
+            )
         case TurnedUp(card=card):
-            return f"{who} turn{s} up {card_markup(card)}."
+            return _say(
+                who, me, _("You turn up {card}."), _("{name} turns up {card}."), card=card_markup(card)
+            )
         case ExcuseUnpaid():
-            return f"{who} could not pay the low card owed for the Excuse."
+            return _("{name} could not pay the low card owed for the Excuse.").format(name=who)
         case DealEnded(summary=summary) if summary is not None:
             return summary_line(summary, you)
     return None
 
 
-def _verb(who: str, third_person: str, second_person: str) -> str:
-    """The verb agreeing with ``who``: "You call", "Seat 2 calls"."""
-    return second_person if who == "You" else third_person
+def bid_label(bid: str) -> str:
+    """A bid as players say it: ``garde sans``, ``threesome``."""
+    labels = {
+        "pass": _("pass"),
+        "petite": _("petite"),
+        "pousse": _("pousse"),
+        "garde": _("garde"),
+        "garde_sans": _("garde sans"),
+        "garde_contre": _("garde contre"),
+        "threesome": _("threesome"),
+        "solo": _("solo"),
+    }
+    return labels.get(bid, bid.replace("_", " "))
+
+
+def poignee_label(level: str) -> str:
+    """A poignée's level: ``simple``, ``double``, ``triple``."""
+    labels = {"simple": _("simple"), "double": _("double"), "triple": _("triple")}
+    return labels.get(level, level)
+
+
+def misere_label(misere: str) -> str:
+    """A misère's kind in words."""
+    labels = {"no_trumps": _("no trumps"), "no_courts": _("no court cards"), "both": _("neither")}
+    return labels.get(misere, misere.replace("_", " "))
+
+
+def austrian_game_label(game: str | None) -> str:
+    """An Austrian game: ``game 1: 36 or more`` or ``game 2: 35 or less``."""
+    return _("game 1: 36 or more") if game == "36_or_more" else _("game 2: 35 or less")
 
 
 def summary_line(summary: Summary, you: int | None = None) -> str:
     """One sentence on how a deal of any game ended."""
     if isinstance(summary, AustrianSummary):
         wins = declarer_wins(summary)
-        half = f", talon half {summary.talon_half}" if summary.talon_half else ""
-        game = "36 or more" if summary.game_type == "36_or_more" else "35 or less"
-        verdict = "[green]wins[/]" if wins else "[red]loses[/]"
+        contract = bid_label(summary.bid)
+        if summary.talon_half:
+            contract += ", " + _("talon half {half}").format(half=summary.talon_half)
+        contract += ", " + austrian_game_label(summary.game_type)
+        params = {"contract": contract, "points": summary.points}
         if summary.declarer == you:
-            verdict = "[green]win[/]" if wins else "[red]lose[/]"
-            return f"You ({summary.bid}{half}, game {game}) have {summary.points} points and {verdict}."
-        return f"The declarer ({summary.bid}{half}, game {game}) has {summary.points} points and {verdict}."
+            text = (
+                _("You ({contract}) have {points} points and [green]win[/].")
+                if wins
+                else _("You ({contract}) have {points} points and [red]lose[/].")
+            )
+        else:
+            text = (
+                _("The declarer ({contract}) has {points} points and [green]wins[/].")
+                if wins
+                else _("The declarer ({contract}) has {points} points and [red]loses[/].")
+            )
+        return text.format(**params)
     if isinstance(summary, TwoPlayerSummary):
-        points = " and ".join(
-            f"{seat_name(s, you)} {h / 2:g} ({bouts_phrase(b)})"
+        points = _(" and ").join(
+            _("{name} {points} ({bouts})").format(
+                name=seat_name(s, you), points=f"{h / 2:g}", bouts=bouts_phrase(b)
+            )
             for s, (h, b) in enumerate(zip(summary.half_points, summary.oudlers, strict=True))
         )
         winner = two_player_winner(summary)
         if winner is None:
-            return f"Points: {points}; no winner."
-        who = seat_name(winner, you)
-        return f"Points: {points}; {who} {_verb(who, 'wins', 'win')}."
+            return _("Points: {points}; no winner.").format(points=points)
+        if winner == you:
+            return _("Points: {points}; You win.").format(points=points)
+        return _("Points: {points}; {name} wins.").format(points=points, name=seat_name(winner, you))
     made = contract_made(summary)
-    need = summary.rules.threshold(summary.oudlers)
-    verdict = "[green]made[/]" if made else "[red]lost[/]"
-    return (
-        f"The attack has {summary.points:g} points with {bouts_phrase(summary.oudlers)} and needed {need}: "
-        f"{summary.contract.replace('_', ' ')} {verdict}."
+    text = (
+        _("The attack has {points} points with {bouts} and needed {needed}: {contract} [green]made[/].")
+        if made
+        else _("The attack has {points} points with {bouts} and needed {needed}: {contract} [red]lost[/].")
+    )
+    return text.format(
+        points=f"{summary.points:g}",
+        bouts=bouts_phrase(summary.oudlers),
+        needed=summary.rules.threshold(summary.oudlers),
+        contract=bid_label(summary.contract),
     )
 
 
 def bid_worth(rules: Rules, bid: str, hand: int) -> str:
     """A French bid with what it is worth: ``garde (×2, 41 points with your 2 bouts)``."""
     if bid == "pass":
-        return "pass"
+        return bid_label(bid)
     bouts = count_bouts(hand)
-    held = f"your {bouts_phrase(bouts)}" if bouts else "no bout"
-    return f"{bid.replace('_', ' ')} (×{rules.multiplier(bid)}, {rules.threshold(bouts)} points with {held})"
+    text = (
+        _("{bid} (×{multiplier}, {needed} points with your {bouts})")
+        if bouts
+        else _("{bid} (×{multiplier}, {needed} points with no bout)")
+    )
+    return text.format(
+        bid=bid_label(bid),
+        multiplier=rules.multiplier(bid),
+        needed=rules.threshold(bouts),
+        bouts=bouts_phrase(bouts),
+    )
 
 
 def trick_line(trick: TrickView, number: int, you: int | None = None) -> str:
-    """A finished trick: ``Trick 3: Seat 1 K♠, You 3♠, ... won by Seat 1.``"""
+    """A finished trick: ``Trick 3: Seat 2 K♠, You 3♠, ... won by Seat 2.``"""
     plays = ", ".join(f"{seat_name(s, you)} {card_markup(c)}" for s, c in trick.plays)
-    return f"Trick {number}: {plays}; won by {seat_name(trick.winner, you)}."
+    return _("Trick {number}: {plays}; won by {name}.").format(
+        number=number, plays=plays, name=seat_name(trick.winner, you)
+    )
 
 
 def status_line(view: View, tricks_in_deal: int) -> str:
     """The contract and the trick under way, reminded before each card the player chooses."""
     you = view.seat
-    trick = f"trick {len(view.tricks) + 1} of {tricks_in_deal}"
+    trick = _("trick {number} of {count}").format(number=len(view.tricks) + 1, count=tricks_in_deal)
     if view.game == "french" and view.contract is not None and view.taker is not None:
-        contract = view.contract.replace("_", " ")
-        line = f"{contract} (×{view.rules.multiplier(view.contract)}) by {seat_name(view.taker, you)}"
-        if view.partner is not None and view.partner != view.taker:
-            line += f", partner {seat_name(view.partner, you)}"
-        if view.called_card is not None:
-            line += f", called {card_markup(view.called_card)}"
-        return f"[dim]Contract: {line}; {trick}.[/]"
-    if view.game == "austrian" and view.bid is not None and view.declarer is not None:
-        half = f", talon half {view.talon_half}" if view.talon_half else ""
-        game = {"36_or_more": ", game 1 (36 or more)", "35_or_less": ", game 2 (35 or less)"}.get(
-            view.game_type or "", ""
+        line = _("{contract} (×{multiplier}) by {name}").format(
+            contract=bid_label(view.contract),
+            multiplier=view.rules.multiplier(view.contract),
+            name=seat_name(view.taker, you),
         )
-        return f"[dim]Contract: {view.bid}{half}{game} by {seat_name(view.declarer, you)}; {trick}.[/]"
+        if view.partner is not None and view.partner != view.taker:
+            line += ", " + _("partner {name}").format(name=seat_name(view.partner, you))
+        if view.called_card is not None:
+            line += ", " + _("called {card}").format(card=card_markup(view.called_card))
+        return "[dim]" + _("Contract: {contract}; {trick}.").format(contract=line, trick=trick) + "[/]"
+    if view.game == "austrian" and view.bid is not None and view.declarer is not None:
+        line = bid_label(view.bid)
+        if view.talon_half:
+            line += ", " + _("talon half {half}").format(half=view.talon_half)
+        if view.game_type:
+            line += ", " + austrian_game_label(view.game_type)
+        line = _("{contract} by {name}").format(contract=line, name=seat_name(view.declarer, you))
+        return "[dim]" + _("Contract: {contract}; {trick}.").format(contract=line, trick=trick) + "[/]"
     return f"[dim]{trick[0].upper()}{trick[1:]}.[/]"

@@ -35,7 +35,7 @@ def print_deal(deal: Deal, console: Console) -> None:
     the tricks, and the scores."""
     game = "Austrian Tarock" if deal.rules.game == "austrian" else "French Tarot"
     console.print(
-        f"[bold]{game}, {deal.n} players[/], dealer: seat {deal.dealer}"
+        f"[bold]{game}, {deal.n} players[/], dealer: seat {deal.dealer + 1}"
         + (f"; options {deal.rules.changed()}" if deal.rules.changed() else "")
     )
     for key, value in deal.dealt().items():
@@ -103,10 +103,9 @@ def _dealt_lines(key: str, value: object) -> list[str]:
     """Lines for one field of :meth:`dealt`: a card string, or lists of them by seat."""
     if isinstance(value, list):
         title = _DEALT_TITLES.get(key, key + " {}")
-        first = 1 if key == "talon" else 0
         if key == "hands":
-            return [f"{title.format(i)}: {_hand(v)}" for i, v in enumerate(value)]
-        return [f"{title.format(i + first)}: {_cards(v)}" for i, v in enumerate(value)]
+            return [f"{title.format(i + 1)}: {_hand(v)}" for i, v in enumerate(value)]
+        return [f"{title.format(i + 1)}: {_cards(v)}" for i, v in enumerate(value)]
     return [f"{key.replace('_', ' ').capitalize()}: {_hand(value)}"]
 
 
