@@ -75,7 +75,12 @@ export function cardShort(name, pack = "french") {
   const c = parseCard(name);
   if (c.kind === "excuse") return t(pack === "austrian" ? "skus.short" : "excuse.short");
   if (c.kind === "trump") return t("card.trump.short", { n: c.n });
-  return `${c.rank}${{ S: "♠", H: "♥", D: "♦", C: "♣" }[c.suit]}`;
+  return `${rankShort(c.rank)}${{ S: "♠", H: "♥", D: "♦", C: "♣" }[c.suit]}`;
+}
+
+/** A rank's letter as the page's language writes it (French R, D, C, V for K, Q, C, J). */
+export function rankShort(rank) {
+  return RANK_ORDER[rank] ? t(`rank.short.${rank}`) : rank;
 }
 
 // ------------------------------------------------------------------ the shared definitions
@@ -196,7 +201,7 @@ function corner(svg, text, suit, color) {
 function drawSuitCard(svg, { suit, rank }) {
   svg.classList.add(isRed(suit) ? "red" : "black");
   const color = isRed(suit) ? RED : BLACK;
-  corner(svg, rank, suit, color);
+  corner(svg, rankShort(rank), suit, color);
   if (RANK_ORDER[rank]) {
     // a court card: a framed panel, the letter big, the suit and an emblem
     svg.append(el("rect", { x: 14, y: 13, width: 32, height: 74, rx: 3, fill: isRed(suit) ? "#fdeff1" : "#eef1f6", stroke: color, "stroke-width": 1 }));
@@ -210,7 +215,7 @@ function drawSuitCard(svg, { suit, rank }) {
     } else {
       svg.append(el("path", { d: "M24 31l6-12 6 12z", fill: color }));
     }
-    svg.append(el("text", { x: W / 2, y: 63, "font-size": 26, "font-weight": 700, "text-anchor": "middle", fill: color, "font-family": "Georgia, 'Times New Roman', serif" }, rank));
+    svg.append(el("text", { x: W / 2, y: 63, "font-size": 26, "font-weight": 700, "text-anchor": "middle", fill: color, "font-family": "Georgia, 'Times New Roman', serif" }, rankShort(rank)));
     svg.append(use(`suit-${suit}`, W / 2 - 7, 68, 14, 14));
     return;
   }
