@@ -489,3 +489,30 @@ def test_the_solver_sees_only_sampled_worlds() -> None:
         ).choose(other.view(seat), other.legal_actions())
         checked += 1
     assert checked >= 6
+
+
+def test_declarations_are_valued_by_the_seat_s_standing_5_7() -> None:
+    """rule book §5.7, positive-only scoring: a lost game costs its declarer nothing by his own
+    score, but gives each defender its value. The simulated bid weighs that (the seat's score
+    minus the others' mean), so a weak hand's threesome is worth less than nothing and it passes;
+    valued by its own score alone (``standing=false``), the same threesome looks free."""
+    weak = CardSet.parse("7S 8S 9S 10S 4H 3H 2H 4D 3D 7C 8C 9C T2 T3 T4 T5").mask
+    rest = [c for c in range(78) if AUSTRIAN_DECK_MASK >> c & 1 and not weak >> c & 1]
+    hands = [weak, sum(1 << c for c in rest[:16]), sum(1 << c for c in rest[16:32])]
+    talon = [sum(1 << c for c in rest[32:35]), sum(1 << c for c in rest[35:38])]
+    deal = AustrianDeal(Rules(game="austrian", players=3, austrian_allow_game2=False), 2, hands, talon)
+    threesome = deal.parse("threesome")
+    means = {}
+    for flag in (True, False):
+        bot = ExpertBot(dataclasses.replace(SIMULATING, standing=flag), rng=1)
+        bid = bot.choose(deal.view(0), deal.legal_actions())
+        assert bot.last_simulation is not None
+        means[flag] = bot.last_simulation.means[(threesome,)]
+        if flag:
+            assert deal.action_name(bid) == "pass"
+    assert means[True] < 0 <= means[False]
+    scores, seat = [0, 70, 70], 0
+    assert austrian.standing(scores, seat) == -70.0 and austrian.standing(scores, 1) == 35.0
+    value, _ = austrian.play_option(deal, 0, (threesome,), relative=True)
+    own, _ = austrian.play_option(deal, 0, (threesome,))
+    assert value <= own

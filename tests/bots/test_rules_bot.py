@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atout.bots import RandomBot, RulesBot, make_bot
-from atout.bots.rules.strength import french_strength
+from atout.bots.rules.austrian import SOLO_AT, SOLO_FIRST_AT, THREESOME_AT
+from atout.bots.rules.strength import austrian_strength, french_strength
 from atout.cards import BIT, TRUMPS_MASK, CardSet
 from atout.engine.actions import ActionKind
 from atout.engine.austrian.cards import AUSTRIAN_CARDS
@@ -184,21 +185,31 @@ def test_bids_follow_hand_strength() -> None:
     assert TRUMPS_MASK & strong
 
 
-def austrian_decisions(hand_text: str, game2: bool = True) -> tuple[str, str | None]:
-    """The rules bot's bid as forehand with that hand, and its game after a solo."""
+def austrian_decisions(
+    hand_text: str, game2: bool = True, after: str | None = None
+) -> tuple[str, str | None]:
+    """The rules bot's bid with that hand (forehand, or second after ``after``), and its game
+    after a solo."""
     hand = CardSet.parse(hand_text).mask
     rest = [c for c in AUSTRIAN_CARDS if not hand >> c & 1]
-    hands = [hand, sum(BIT[c] for c in rest[:16]), sum(BIT[c] for c in rest[16:32])]
+    others = [sum(BIT[c] for c in rest[:16]), sum(BIT[c] for c in rest[16:32])]
+    hands = [hand, *others] if after is None else [*others, hand]
     talon = [sum(BIT[c] for c in rest[32:35]), sum(BIT[c] for c in rest[35:38])]
-    deal = AustrianDeal(Rules(game="austrian", players=3, austrian_allow_game2=game2), 2, hands, talon)
+    dealer = 2 if after is None else 0
+    deal = AustrianDeal(Rules(game="austrian", players=3, austrian_allow_game2=game2), dealer, hands, talon)
+    if after is not None:
+        deal.apply(deal.parse(after))
+    seat = deal.current_player
     bot = RulesBot()
-    bid = bot.choose(deal.view(0), deal.legal_actions())
+    bid = bot.choose(deal.view(seat), deal.legal_actions())
     if deal.action_name(bid) != "solo":
         return deal.action_name(bid), None
     deal.apply(bid)
-    for _ in range(2):
+    while deal.phase == "bidding":
         deal.apply(deal.parse("pass"))
-    game = bot.choose(deal.view(0), deal.legal_actions())
+    if deal.phase != "game":  # no declaration without game 2: every game is game 1
+        return "solo", None
+    game = bot.choose(deal.view(seat), deal.legal_actions())
     return "solo", deal.action_name(game)
 
 
@@ -212,6 +223,24 @@ def test_austrian_solo_with_the_game_the_hand_makes() -> None:
     assert austrian_decisions(AUSTRIAN_WEAK) == ("solo", "35_or_less")
     assert austrian_decisions(AUSTRIAN_STRONG) == ("solo", "36_or_more")
     assert austrian_decisions(AUSTRIAN_WEAK, game2=False) == ("pass", None)
+
+
+AUSTRIAN_GOOD = "EX T21 T17 T12 T9 T6 T3 KS QS 7S KH 4H 3H 8C 9C 10C"
+AUSTRIAN_MIDDLING = "T21 T17 T12 T9 T6 T3 KS QS 7S 8S 4H 3H 2H 8C 9C 10C"
+
+
+def test_austrian_bids_without_game_2_only_what_the_hand_likely_makes_5_2() -> None:
+    """rule book §5.2 and §6.2 A5 (36 of 70, the tarock preset): a threesome from a good hand, a
+    pass below, a solo only from a very strong one, or over another's threesome."""
+    good, middling, strong = (
+        austrian_strength(CardSet.parse(h).mask) for h in (AUSTRIAN_GOOD, AUSTRIAN_MIDDLING, AUSTRIAN_STRONG)
+    )
+    assert THREESOME_AT <= good < SOLO_AT and middling < THREESOME_AT and strong >= SOLO_FIRST_AT
+    assert austrian_decisions(AUSTRIAN_GOOD, game2=False) == ("threesome", None)
+    assert austrian_decisions(AUSTRIAN_MIDDLING, game2=False) == ("pass", None)
+    assert austrian_decisions(AUSTRIAN_STRONG, game2=False) == ("solo", None)
+    assert austrian_decisions(AUSTRIAN_GOOD, game2=False, after="threesome") == ("pass", None)
+    assert austrian_decisions(AUSTRIAN_STRONG, game2=False, after="threesome") == ("solo", None)
 
 
 def test_long_trumps_bid_garde_contre() -> None:
