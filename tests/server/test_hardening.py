@@ -29,7 +29,7 @@ def _refused(response: httpx.Response, status: int, field: str | None = None) ->
     """The refusal's message, after checking its status and its one shape."""
     assert response.status_code == status, response.text
     body = response.json()
-    assert set(body) == {"error", "field"} and body["field"] == field, body
+    assert set(body) - {"code", "params"} == {"error", "field"} and body["field"] == field, body
     assert isinstance(body["error"], str) and body["error"] and "\n" not in body["error"]
     message: str = body["error"]
     return message

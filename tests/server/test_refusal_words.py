@@ -51,3 +51,22 @@ def test_an_illegal_play_gets_its_code_and_words(server: Any) -> None:
         ann.send({"type": "action", "seq": message["seq"], "action": rng.choice(legal)})
     assert seen, "no illegal card was found to try"
     ann.close()
+
+
+def test_a_bad_field_is_refused_with_a_code_the_page_puts_into_words(server: Any) -> None:
+    """The lobby's form gets each field's problem as a code and params, beside the field's path:
+    a name too long (at most 40 characters), an option left empty (a whole number), a value an
+    option does not take (the values it takes)."""
+    seats = [{"kind": "human", "name": "A" * 41}, {"kind": "bot", "bot": "random"}]
+    body = server.post("/api/tables", {"preset": "fft", "players": 2, "seats": seats}).json()
+    assert body["field"] == "seats.0.name"
+    assert (body["code"], body["params"]) == ("too_long", {"max": 40})
+    body = server.post("/api/tables", {"preset": "fft", "options": {"misere_bonus": None}}).json()
+    assert (body["field"], body["code"], body["params"]) == ("options.misere_bonus", "whole_number", {})
+    body = server.post("/api/tables", {"preset": "fft", "options": {"round_margin_to": 3}}).json()
+    assert (body["field"], body["code"]) == ("options.round_margin_to", "one_of")
+    assert body["params"] == {"values": "1, 5 or 10"}
+    body = server.post("/api/tables", {"preset": "fft", "options": {"colour": "red"}}).json()
+    assert (body["field"], body["code"]) == ("options.colour", "unknown_option")
+    body = server.post("/api/tables", {"preset": "nothing"}).json()
+    assert (body["field"], body["code"]) == ("preset", "unknown_preset")

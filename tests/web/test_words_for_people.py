@@ -112,3 +112,38 @@ def test_a_refused_card_is_explained_in_words(browser: Any, server: Any, page: A
             timeout=5000,
         )
     raise AssertionError("no position to refuse a card of another suit came up")
+
+
+def test_the_lobby_says_what_is_wrong_under_the_field(browser: Any, server: Any, page: Any) -> None:
+    """A 41-character name (the server keeps names to 40) is refused with "Names have at most 40
+    characters" under the name field; an emptied number option with "Enter a whole number"
+    under that option; the rule options are named in words, not by their identifiers."""
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#f-submit")
+    page.select_option("#f-players", "2")
+    page.select_option("#f-seat-1", "bot:random")
+    page.evaluate("document.getElementById('f-name').removeAttribute('maxlength')")  # the server's check
+    page.fill("#f-name", "A" * 41)
+    page.click("#f-submit")
+    under_name = page.locator(".field:has(#f-name) .field-error")
+    under_name.wait_for()
+    assert under_name.inner_text() == "Names have at most 40 characters"
+    form = page.locator("#create").inner_text()
+    assert "seats.0.name" not in form and "String should" not in form
+    assert page.url.endswith("/")  # no table was made
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "lobby-name-too-long.png"), full_page=True)
+
+    page.fill("#f-name", "Ann")
+    page.click("details.options summary")
+    options = page.locator(".option-list").inner_text()
+    assert "Petit sec" in options and "Direction of play" in options
+    assert "petit_sec_rule" not in options and "dealer_right" not in options
+    page.fill("#opt-misere_bonus", "")
+    page.click("#f-submit")
+    under_option = page.locator(".option:has(#opt-misere_bonus) .field-error")
+    under_option.wait_for()
+    assert under_option.inner_text() == "Enter a whole number"
+    assert under_name.inner_text() == ""
+    assert "None" not in page.locator("#create").inner_text()
+    page.screenshot(path=str(SHOTS / "lobby-option-error.png"), full_page=True)

@@ -63,10 +63,19 @@ MAX_BODY_DEPTH = 16
 
 
 def refusal(
-    status: int, message: str, field: str | None = None, headers: Mapping[str, str] | None = None
+    status: int,
+    message: str,
+    field: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    code: str | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> JSONResponse:
-    """The one shape of every refused request."""
-    return JSONResponse({"error": message, "field": field}, status_code=status, headers=headers)
+    """The one shape of every refused request; a field's problem adds its ``code`` and ``params``,
+    which the page puts into words under that field."""
+    body: dict[str, Any] = {"error": message, "field": field}
+    if code is not None:
+        body["code"], body["params"] = code, dict(params or {})
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _is_json(content_type: str | None) -> bool:
@@ -171,7 +180,8 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return refusal(exc.status, exc.message, exc.field)
+        code, params = getattr(exc, "code", None), getattr(exc, "params", None)
+        return refusal(exc.status, exc.message, exc.field, code=code, params=params)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -185,7 +195,10 @@ def create_app(config: ServerConfig) -> FastAPI:
         loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "path", "query", "header")]
         field = ".".join(loc) or None
         message = str(first.get("msg", "invalid request"))
-        return refusal(400, f"{field}: {message}" if field else message, field)
+        if not field:
+            return refusal(400, message)
+        code, params = lobby.field_problem(first)
+        return refusal(400, f"{field}: {message}", field, code=code, params=params)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:

@@ -2,14 +2,17 @@
 claiming or reclaiming a seat, changing a seat between deals and dealing the next deal.
 
 Bodies are strict pydantic models (a string is no number, a number no bool, no field unknown);
-a bad body, preset or option gets ``{"error", "field"}`` with 400,
+a bad body, preset or option gets ``{"error", "field", "code", "params"}`` with 400 (``code`` and
+``params`` say the field's problem for the page to put into words, :func:`field_problem`),
 a missing or wrong token 403, an unknown table 404, a request the table's state refuses 409.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
+from collections.abc import Mapping
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from fastapi import APIRouter, Header, Request
@@ -22,6 +25,65 @@ from atout.server.manager import TableManager
 from atout.server.tables import SeatRequest, TableError
 
 router = APIRouter(prefix="/api")
+
+
+class FieldError(TableError):
+    """A 400 naming the field at fault, with a ``code`` and ``params`` the page puts into words
+    under that field (``whole_number``, ``one_of`` with its ``values``, ``unknown_option``...)."""
+
+    def __init__(self, message: str, field: str, code: str, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(400, message, field)
+        self.code, self.params = code, dict(params or {})
+
+
+_PYDANTIC_CODES = {
+    "string_too_long": "too_long",
+    "string_too_short": "too_short",
+    "string_type": "text",
+    "int_type": "whole_number",
+    "int_parsing": "whole_number",
+    "int_from_float": "whole_number",
+    "bool_type": "true_or_false",
+    "bool_parsing": "true_or_false",
+    "literal_error": "one_of",
+    "missing": "missing",
+    "extra_forbidden": "unknown_field",
+    "dict_type": "object",
+    "list_type": "list",
+    "model_type": "object",
+    "model_attributes_type": "object",
+}
+
+
+def field_problem(error: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A pydantic error as a code and params of plain values: ``string_too_long`` with
+    ``max_length`` 40 is ``("too_long", {"max": 40})``."""
+    code = _PYDANTIC_CODES.get(str(error.get("type")), "invalid")
+    ctx = error.get("ctx") or {}
+    params: dict[str, Any] = {}
+    if code == "too_long":
+        params["max"] = ctx.get("max_length")
+    elif code == "too_short":
+        params["min"] = ctx.get("min_length")
+    elif code == "one_of":
+        params["values"] = str(ctx.get("expected", ""))
+    return code, params
+
+
+def _rules_problem(message: str) -> tuple[str, dict[str, Any]]:
+    """A :class:`RulesError`'s message as a code and params, as :func:`field_problem` gives them."""
+    if "unknown option" in message:
+        return "unknown_option", {}
+    if "must be a whole number" in message:
+        return "whole_number", {}
+    if "must be true or false" in message:
+        return "true_or_false", {}
+    if "must not be negative" in message:
+        return "not_negative", {}
+    allowed = re.search(r"must be (?:one of )?(.+?)(?: for [^,]+)?, not ", message)
+    if allowed:
+        return "one_of", {"values": allowed.group(1)}
+    return "invalid", {}
 
 
 class SeatBody(BaseModel):
@@ -138,14 +200,14 @@ async def create_table(body: CreateBody, request: Request) -> dict[str, Any]:
     try:
         preset(body.preset)
     except RulesError as exc:
-        raise TableError(400, str(exc), "preset") from None
+        raise FieldError(str(exc), "preset", "unknown_preset") from None
     try:
         rules = rules_for(body.preset, body.options, **more)
     except RulesError as exc:
         message = str(exc)
         named = [f"options.{name}" for name in body.options if name in message]
         field = "players" if "players" in message and body.players is not None else (named or ["options"])[0]
-        raise TableError(400, message, field) from None
+        raise FieldError(message, field, *_rules_problem(message)) from None
     if body.seats is None:
         seats = [SeatRequest("human")] + [SeatRequest("bot", bot="rules")] * (rules.players - 1)
     else:

@@ -5,7 +5,7 @@ import { cardSvg } from "./cards.js";
 import { api } from "./net.js";
 import { h } from "./render.js";
 import { forgetTable, lastName, myTables, rememberTable, setLastName } from "./store.js";
-import { t } from "./strings.js";
+import { STRINGS, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
 let games = null;
@@ -14,8 +14,38 @@ function presetOf(name) {
   return games.presets.find((p) => p.name === name) ?? games.presets[0];
 }
 
-function field(label, control, doc) {
-  return h("label", { class: "field" }, h("span", { text: label }), control, doc ? h("span", { class: "doc", text: doc }) : null);
+function field(label, control, doc, slot) {
+  return h("label", { class: "field" }, h("span", { text: label }), control, doc ? h("span", { class: "doc", text: doc }) : null, slot ?? null);
+}
+
+/** Where a field's problem is said: under the field itself. */
+function errorSlot() {
+  return h("span", { class: "error field-error", role: "alert" });
+}
+
+/** An option's words: its label, what it means, and each value's name ("option.<name>" keys). */
+function optionWords(option) {
+  const key = `option.${option.name}`;
+  return {
+    label: key in STRINGS ? t(key) : option.name.replaceAll("_", " "),
+    doc: `${key}.doc` in STRINGS ? t(`${key}.doc`) : option.doc,
+  };
+}
+
+function valueLabel(option, value) {
+  const key = `option.${option.name}.${value}`;
+  if (key in STRINGS) return t(key);
+  if (typeof value === "boolean") return t(value ? "lobby.yes" : "lobby.no");
+  return String(value).replaceAll("_", " ");
+}
+
+/** A field's problem as the server names it (code and params), in words. */
+function problemWords(code, params, path) {
+  const name = /(^|\.)name$/.test(path ?? "") ? "name." : "";
+  for (const key of [`lobby.error.${name}${code}`, `lobby.error.${code}`]) {
+    if (key in STRINGS) return t(key, params ?? {});
+  }
+  return t("lobby.error.invalid");
 }
 
 function select(name, choices, value) {
@@ -33,7 +63,7 @@ function optionControl(option, value) {
   const id = `opt-${option.name}`;
   if (option.type.startsWith("bool")) return h("input", { type: "checkbox", id, "data-option": option.name, checked: value === true });
   if (option.values && option.values.length) {
-    const node = select(option.name, option.values.map((v) => [JSON.stringify(v), String(v)]), JSON.stringify(value));
+    const node = select(option.name, option.values.map((v) => [JSON.stringify(v), valueLabel(option, v)]), JSON.stringify(value));
     node.id = id;
     node.dataset.option = option.name;
     return node;
@@ -59,6 +89,8 @@ function buildForm() {
   const name = h("input", { type: "text", id: "f-name", maxlength: 40, value: lastName() || t("lobby.name.default") });
   const options = h("div", { class: "option-list" });
   const error = h("div", { class: "error", role: "alert" });
+  // each field's problem is said under it: "preset", "players", "name", "seats.N", "options.<name>"
+  const slots = { preset: errorSlot(), players: errorSlot(), name: errorSlot(), seats: errorSlot() };
 
   const botChoices = [["open", t("lobby.seat.open")], ...games.bots.map((b) => [`bot:${b.bot}`, t("lobby.seat.bot", { label: `${b.label} (${b.time})` })])];
   const drawSeats = () => {
@@ -67,7 +99,8 @@ function buildForm() {
     seats.replaceChildren(h("div", { class: "seat-row" }, h("span", { text: t("seat.n", { n: 1 }) }), h("span", { text: t("lobby.seat.you") })));
     for (let s = 1; s < n; s++) {
       const sel = select(`seat-${s}`, botChoices, before[s - 1] ?? "bot:expert:fast");
-      seats.append(h("div", { class: "seat-row" }, h("span", { text: t("seat.n", { n: s + 1 }) }), sel));
+      slots[`seats.${s}`] = errorSlot();
+      seats.append(h("div", { class: "seat-row" }, h("span", { text: t("seat.n", { n: s + 1 }) }), sel, slots[`seats.${s}`]));
     }
   };
   const drawOptions = () => {
@@ -79,7 +112,9 @@ function buildForm() {
       if (option.name.startsWith("austrian_") !== austrian) continue; // each game's own options
       const control = optionControl(option, startValue(option, p));
       if (!control) continue;
-      options.append(h("label", { class: "option", for: control.id }, h("code", { text: option.name }), control, h("span", { class: "doc", text: option.doc })));
+      const words = optionWords(option);
+      slots[`options.${option.name}`] = errorSlot();
+      options.append(h("label", { class: "option", for: control.id }, h("span", { class: "option-name", text: words.label }), control, h("span", { class: "doc", text: words.doc }), slots[`options.${option.name}`]));
     }
   };
   const onPreset = () => {
@@ -96,26 +131,45 @@ function buildForm() {
   playersSel.addEventListener("change", drawSeats);
 
   form.append(
-    field(t("lobby.preset"), presetSel),
+    field(t("lobby.preset"), presetSel, null, slots.preset),
     presetDoc,
-    field(t("lobby.players"), playersSel),
-    field(t("lobby.name"), name),
+    field(t("lobby.players"), playersSel, null, slots.players),
+    field(t("lobby.name"), name, null, slots.name),
     h("h3", { text: t("lobby.seats") }),
     seats,
+    slots.seats,
     h("details", { class: "options" }, h("summary", { text: t("lobby.options") }), options),
     error,
     h("button", { type: "submit", class: "action primary", id: "f-submit", text: t("lobby.submit") }),
   );
   onPreset();
 
+  /** Say a problem under its field (the nearest one the path names), or above the button. */
+  const showProblem = (path, code, params, message) => {
+    const parts = (path ?? "").split(".");
+    const where = path === "seats.0.name" ? "name" : [parts.slice(0, 2).join("."), parts[0]].find((k) => k in slots);
+    if (!where || !code) {
+      error.textContent = message;
+      return;
+    }
+    slots[where].textContent = problemWords(code, params, path);
+    if (where.startsWith("options.")) options.closest("details").open = true;
+    slots[where].parentElement?.querySelector("input, select")?.focus();
+  };
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    for (const slot of Object.values(slots)) slot.textContent = "";
     const p = presetOf(presetSel.value);
     const chosen = {};
     for (const node of options.querySelectorAll("[data-option]")) {
       const option = games.options.find((o) => o.name === node.dataset.option);
       const value = readOption(node);
+      if (value === null && option.type.startsWith("int") && !option.type.includes("null")) {
+        showProblem(`options.${option.name}`, "whole_number", {}); // an emptied number: said at once
+        return;
+      }
       if (JSON.stringify(value) !== JSON.stringify(startValue(option, p))) chosen[option.name] = value;
     }
     const me = name.value.trim() || t("lobby.name.default");
@@ -134,7 +188,7 @@ function buildForm() {
       else location.href = url;
       drawMine();
     } catch (e) {
-      error.textContent = e.field ? `${e.field}: ${e.message}` : e.message;
+      showProblem(e.field, e.code, e.params, e.field ? t("lobby.error.form") : e.message);
     } finally {
       $("f-submit").disabled = false;
     }

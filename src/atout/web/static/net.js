@@ -17,6 +17,8 @@ export async function api(path, { method = "GET", body, token } = {}) {
     const error = new Error(data?.error ?? `${response.status} ${response.statusText}`);
     error.status = response.status;
     error.field = data?.field ?? null;
+    error.code = data?.code ?? null; // a field's problem, for the page to say in words
+    error.params = data?.params ?? {};
     throw error;
   }
   return data;
