@@ -92,8 +92,11 @@ WANTED = ("garde", "threesome", "no_chelem", "no_poignee", "36_or_more", "accept
 class Player:
     """One browser page at one seat, with the console errors it logged."""
 
-    def __init__(self, browser: Any, width: int = 1280, height: int = 800) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+    def __init__(self, browser: Any, width: int = 1280, height: int = 800, locale: str | None = None) -> None:
+        options: dict[str, Any] = {"viewport": {"width": width, "height": height}}
+        if locale is not None:  # the browser's language (navigator.languages)
+            options["locale"] = locale
+        self.context = browser.new_context(**options)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))

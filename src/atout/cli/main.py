@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from atout import __version__
+from atout import __version__, i18n
 from atout.cli.arena import arena_command, arena_compare_command
 from atout.cli.bot_serve import bot_serve_command
 from atout.cli.play import play_command
@@ -17,6 +17,7 @@ from atout.cli.rules import rules_command
 from atout.cli.score import score_command
 from atout.cli.serve import serve_command
 from atout.cli.simulate import simulate_command
+from atout.cli.warm_up import warm_up_command
 
 app = typer.Typer(
     name="atout",
@@ -39,8 +40,22 @@ def _options(
         bool,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="LANG",
+            help=f"The language of the words for people: {', '.join(i18n.LANGUAGES)} "
+            "(default: ATOUT_LANG, else the environment's locale, else en).",
+        ),
+    ] = None,
 ) -> None:
     """The options before the command."""
+    if lang is not None:
+        try:
+            i18n.use(lang)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--lang") from None
 
 
 app.command("play")(play_command)
@@ -52,6 +67,7 @@ app.command("arena")(arena_command)
 app.command("arena-compare")(arena_compare_command)
 app.command("bot-serve")(bot_serve_command)
 app.command("serve")(serve_command)
+app.command("warm-up")(warm_up_command)
 
 
 def main() -> None:
