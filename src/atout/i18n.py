@@ -48,7 +48,7 @@ def negotiate(accept_language: str | None) -> str:
     for index, part in enumerate((accept_language or "").split(",")):
         tag, _sep, params = part.strip().partition(";")
         quality = 1.0
-        match = re.search(r"q\s*=\s*([0-9.]+)", params)
+        match = re.search(r"q\s*=\s*([^;\s]*)", params)
         if match:
             try:
                 quality = float(match.group(1))
@@ -115,7 +115,7 @@ def page_catalogue(language: str) -> dict[str, str]:
 
 def language_names() -> dict[str, str]:
     """Each language named in itself, for a language menu: ``{"fr": "Français", ...}``."""
-    return {code: Locale.parse(code).get_display_name(code).capitalize() for code in LANGUAGES}
+    return {code: str(Locale.parse(code).get_display_name(code)).capitalize() for code in LANGUAGES}
 
 
 _STRING_PAIRS = re.compile(r'"(?P<key>[^"\\]+)"\s*:\s*(?P<text>"(?:[^"\\]|\\.)*")')
