@@ -26,6 +26,7 @@ from atout.cli.render import (
     cards_markup,
     describe_event,
     hand_order,
+    name_seats,
     seat_name,
     status_line,
     trick_line,
@@ -35,6 +36,7 @@ from atout.engine.errors import IllegalActionError
 from atout.engine.refusals import refusal_text
 from atout.games import Game, View, new_deal, next_dealer
 from atout.i18n import _
+from atout.personas import persona_name, personas
 from atout.records import write_record
 from atout.scoring import ScoreSheet
 
@@ -169,6 +171,9 @@ def play_command(
         fail(f"--bot-command: {exc}")
     table = Table(you=seat, bots=dict(bots), sheet=ScoreSheet(players))
     number = 1
+    # each computer player a name of its own, distinct at the table (the same for the same seed)
+    names = personas(f"terminal/{seed}", players)
+    name_seats({s: persona_name(names[s]) for s in table.bots})
     try:
         while True:
             finished = _play_and_save(table, deal, number, console, save, seed if number == 1 else None)
@@ -180,6 +185,7 @@ def play_command(
                 break
             deal = new_deal(rules, dealer=next_dealer(deal), rng=rng)
             number += 1
+        console.print(_totals_line(table, final=True))
     except KeyboardInterrupt:
         if save is not None and not table.saved:
             deal_seed = seed if number == 1 else None
@@ -192,7 +198,7 @@ def play_command(
     finally:
         for player in bots.values():
             player.close()
-    console.print(_totals_line(table, final=True))
+        name_seats({})
 
 
 @dataclass
