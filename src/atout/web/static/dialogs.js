@@ -174,7 +174,8 @@ function detailLines(state, over, b) {
  * the verdict, the count term by term, each seat's share, and the session sheet beside it. */
 export function showDealOver(state, over, { onNext } = {}) {
   const b = over?.breakdown ?? null;
-  const explained = [h("p", { class: `verdict ${b && !b.made ? "lost" : "made"}`, text: verdictText(state, b) }), ...detailLines(state, over, b)];
+  const told = b || !over?.summary; // a played deal told without its breakdown (an old server) has no verdict
+  const explained = [...(told ? [h("p", { class: `verdict ${b && !b.made ? "lost" : "made"}`, text: verdictText(state, b) })] : []), ...detailLines(state, over, b)];
   if (b) explained.push(h("h3", { text: t("end.formula") }), h("p", { class: "formula", text: formulaText(state, b) }), termsTable(state, b));
   const scores = over?.scores ?? state.view?.scores ?? [];
   const roles = b ? b.shares.map((sh) => t(`end.role.${sh.role}`) + (sh.times !== null && sh.times !== undefined && Math.abs(sh.times) > 1 ? ` · ${t("end.times", { times: sh.times, unit: Math.abs(b.unit) })}` : "")) : null;
