@@ -402,6 +402,8 @@ def test_the_table_says_hello_with_its_token_and_acts_on_the_current_seq(browser
                             "type": "error",
                             "seq": 41,
                             "code": "illegal",
+                            "reason": "overtrump",
+                            "params": {"card": "T16"},
                             "message": "no",
                             "rule": "rule book §3.8: must play a higher trump",
                         }
@@ -426,7 +428,9 @@ def test_the_table_says_hello_with_its_token_and_acts_on_the_current_seq(browser
     assert received[0] == {"type": "hello", "token": "tok", "last_seq": None}
     page.locator('#hand .slot[data-card="T19"]').click(position={"x": 6, "y": 30})
     page.wait_for_selector("#status.error")
-    assert "Must play a higher trump" in page.inner_text("#status")
+    # the refusal in the page's words from its code and params (§3.8), the rule's reference below
+    assert page.inner_text("#status .message") == "You must play a trump higher than Trump 16"
+    assert page.inner_text("#status .rule") == "rule book §3.8"
     page.locator('#hand .slot[data-card="T14"]').click(position={"x": 6, "y": 30})
     page.wait_for_function(f"document.querySelectorAll('#hand .slot').length === {len(view['hand']) - 1}")
     assert {"type": "action", "seq": 41, "action": "play T14"} in received
