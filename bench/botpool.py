@@ -71,7 +71,7 @@ async def measure_row(spec: str, tables: int, workers: int, deals: int) -> dict[
     """One row: a fresh pool, a deal per table uncounted, then the timed deals."""
     pool = BotPool(workers)
     pool.start()
-    pool.warm(spec)
+    await pool.ready()
     try:
         warmup: list[float] = []
         await asyncio.gather(

@@ -23,11 +23,17 @@ gives the figures).
 
 A new bot's random generator is seeded by :func:`bot_seed` from the pool's secret and its key.
 A worker that dies is replaced (its bots start afresh) and the decision retried.
+
+Once started, each worker first loads every compiled kernel the bots use, in every game
+(:func:`warm_kernels`): from numba's on-disk cache in a second or two when ``atout warm-up`` has
+filled it, else compiling them. :attr:`BotPool.warming` tells whether a worker still is, and
+the callbacks given to :meth:`BotPool.on_ready` are called (in the event loop) when none is.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -38,7 +44,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from atout.bots.base import Bot
@@ -144,34 +150,27 @@ def _watch_parent(parent: int) -> None:
 def _start_worker() -> None:
     """A new worker: watch the server, and import the bots before the first decision."""
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
-    _warm()
-
-
-def _warm() -> None:
-    """Import the bots."""
     import atout.bots  # noqa: F401
 
 
-def warm_bot(spec: str) -> None:
-    """Make a bot's first decisions (a bid and a card of a 4-player deal) in a worker, so that
-    its compiled kernels are loaded before a table waits for it (the expert's first decision in
-    a new process takes seconds otherwise). The bot is a throwaway: no key is kept."""
-    from atout.bots import make_bot
-    from atout.games import is_card_play, new_deal
-    from atout.rules import Rules
+def warm_kernels() -> float:
+    """In a worker: load (or compile) every kernel the bots use, in every game, by throwaway
+    bots' first decisions (:func:`atout.bots.warm.warm_up`, the solver's aside); the seconds it
+    took. A failure is logged, not raised: the bots then compile on first use."""
+    start = time.perf_counter()
+    try:
+        from atout.bots.warm import warm_up
 
-    bot = make_bot(spec, rng=0)
-    deal = new_deal(Rules(), rng=0)
-    _choose(bot, json.dumps(deal.view(deal.current_player).to_json()))
-    while not is_card_play(deal):
-        deal.apply(deal.legal_actions()[-1])
-    _choose(bot, json.dumps(deal.view(deal.current_player).to_json()))
+        warm_up(solver=False)
+    except Exception:
+        log.exception("loading the bots' compiled kernels failed; they compile on first use")
+    return time.perf_counter() - start
 
 
 class _Worker:
     """One worker process (a one-process executor) and what the pool knows of it: the keys of
-    its bots (least recently used first), how many each group has, the decisions running, the
-    bots warmed, and the keys to drop with its next decision."""
+    its bots (least recently used first), how many each group has, the decisions running, and
+    the keys to drop with its next decision."""
 
     def __init__(self) -> None:
         context = multiprocessing.get_context("spawn")
@@ -179,7 +178,6 @@ class _Worker:
         self.keys: OrderedDict[str, None] = OrderedDict()
         self.groups: Counter[str] = Counter()
         self.busy = 0
-        self.warmed: set[str] = set()
         self.drop: dict[str, None] = {}
 
     def load(self) -> tuple[int, int]:
@@ -200,11 +198,18 @@ class BotPool:
         self._workers: list[_Worker | None] = [None] * self.workers
         self._where: dict[str, int] = {}
         self._group_worker: dict[str, int] = {}
+        self._started = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._warming: set[Future[float]] = set()
+        self._warming_lock = threading.Lock()
+        self._ready_callbacks: list[Callable[[], object]] = []
 
     def _worker(self, i: int) -> _Worker:
         worker = self._workers[i]
         if worker is None:
             worker = self._workers[i] = _Worker()
+            if self._started:
+                self._warm(i, worker)
         return worker
 
     def worker_of(self, key: str) -> int | None:
@@ -256,19 +261,54 @@ class BotPool:
         worker.executor.shutdown(wait=False, cancel_futures=True)
 
     def start(self) -> None:
-        """Start the workers now, so that the first bot move does not wait for them."""
+        """Start the workers now, each loading the bots' kernels (:func:`warm_kernels`) before
+        its first decision; a worker started later (one replaced) does too. Called in the event
+        loop, it calls the :meth:`on_ready` callbacks there once every worker is warm."""
+        with contextlib.suppress(RuntimeError):
+            self._loop = asyncio.get_running_loop()
+        self._started = True
         for i in range(self.workers):
-            self._submit(i, _warm)
+            self._worker(i)
 
-    def warm(self, spec: str) -> None:
-        """Have each worker load a slow-starting bot (the expert levels) once, in the background."""
-        if not spec.startswith("expert"):
+    @property
+    def warming(self) -> bool:
+        """Whether a worker is still loading the bots' kernels (its decisions wait for it)."""
+        with self._warming_lock:
+            return bool(self._warming)
+
+    def on_ready(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` (in the event loop) each time the last warming worker is warm."""
+        self._ready_callbacks.append(callback)
+
+    def _warm(self, i: int, worker: _Worker) -> None:
+        """Queue the warm-up as worker ``i``'s first task, noted until it is done."""
+        try:
+            future = worker.executor.submit(warm_kernels)
+        except BrokenProcessPool:
+            self._replace(i, worker)
             return
-        for i in range(self.workers):
-            worker = self._worker(i)
-            if spec not in worker.warmed:
-                worker.warmed.add(spec)
-                self._submit(i, warm_bot, spec)
+        with self._warming_lock:
+            self._warming.add(future)
+        future.add_done_callback(self._warmed)
+
+    def _warmed(self, future: Future[float]) -> None:
+        """A warm-up is over (in the executor's thread): the last one tells the event loop."""
+        with self._warming_lock:
+            self._warming.discard(future)
+            last = not self._warming
+        if last and self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody to tell
+                self._loop.call_soon_threadsafe(self._tell_ready)
+
+    def _tell_ready(self) -> None:
+        if not self.warming:
+            for callback in self._ready_callbacks:
+                callback()
+
+    async def ready(self) -> None:
+        """Wait until no worker is warming."""
+        while self.warming:
+            await asyncio.sleep(0.05)
 
     def _submit(self, i: int, fn: Callable[..., object], *args: object) -> None:
         """Queue work on worker ``i`` without waiting for it; a broken worker is let go."""

@@ -33,11 +33,17 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        pool.on_ready(self._bots_ready)
 
     def start(self) -> None:
         """Start unloading idle tables (in the running event loop)."""
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep(), name="unload idle tables")
+
+    def _bots_ready(self) -> None:
+        """The bot workers are warm: every live table tells its info again (``bots_warming``)."""
+        for table in self.tables.values():
+            table._info_changed()
 
     async def get(self, table_id: str) -> Table:
         """The table of that id, resumed from its log if it is not live; 404 otherwise. The

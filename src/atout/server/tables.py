@@ -207,6 +207,7 @@ class Table:
             "rules": self.rules.to_dict(),
             "facts": self.facts(),
             "bot_pause": self.config.bot_pause,
+            "bots_warming": self.pool.warming,
             "seats": [self.seat_info(s) for s in range(len(self.seats))],
             "deal_no": self.deal_no,
             "dealer": None if self.deal is None else self.deal.dealer,
@@ -566,9 +567,6 @@ class Table:
 
     def _kick(self) -> None:
         """Start the worker if it has work and is not running (under the lock)."""
-        for seat in self.seats:
-            if seat.kind == "bot" and seat.bot:
-                self.pool.warm(seat.bot)
         if (self._worker is None or self._worker.done()) and self._due():
             self._worker = asyncio.create_task(self._work(), name=f"table {self.id}")
 

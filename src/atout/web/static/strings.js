@@ -102,6 +102,7 @@ export const STRINGS = {
   "turn.yours": "Your turn",
   "turn.theirs": "{name} to play",
   "turn.waiting": "Waiting for {name}",
+  "turn.bots_warming": "Computer players warming up…",
   "turn.over": "The deal is over",
   "turn.waiting_players": "Waiting for players to take the open seats: share the invite link",
   "hint.bid": "Your bid",

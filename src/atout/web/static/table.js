@@ -89,7 +89,7 @@ function render() {
     const more = ruleReference(state.error.rule);
     if (more) status.append(h("span", { class: "rule", text: more }));
   } else {
-    status.append(h("span", { text: state.notice ?? statusText(state) }));
+    status.append(h("span", { text: state.notice ?? (botsWarming(state) ? t("turn.bots_warming") : statusText(state)) }));
   }
   const game = v?.game ? t(`game.${v.game}`) : "";
   $("title").textContent = [game, state.table?.preset].filter(Boolean).join(" · ");
@@ -190,6 +190,12 @@ function restoreEcart() {
   }
   const { cards } = classify(state.view.legal_actions);
   for (const card of Array.isArray(saved) ? saved : []) if (cards.has(card)) state.discardPick.add(card);
+}
+
+// While the server's bot workers load their compiled kernels, a bot's turn says so (table info).
+function botsWarming(state) {
+  const v = state.view, seat = v ? state.table?.seats?.[v.current_player] : null;
+  return Boolean(state.table?.bots_warming && connected(state) && !state.myTurn && v?.phase !== "end" && (seat?.kind === "bot" || seat?.replaced_by_bot));
 }
 
 // ------------------------------------------------------------------ messages from the server
