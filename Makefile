@@ -6,6 +6,16 @@ BIN    := $(VENV)/bin
 # `make test` (and the lint and typecheck targets) everything the tests and tools need.
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed
+# `make run PORT=8080 HOST=0.0.0.0`: where the web game listens
+PORT ?= 8000
+HOST ?= 127.0.0.1
+# The compiled kernels (numba), built into numba's on-disk cache once after installing, so that
+# no computer player compiles on its first move: the bots' for `make run`, every one for the
+# tests. Redone when a kernel's source changes (numba's cache is keyed by its file).
+KERNELS    := src/atout/jit.py src/atout/bots/rules/kernel.py src/atout/bots/expert/dealer.py \
+              src/atout/bots/expert/likelihood.py src/atout/solver/fast.py
+WARM_RUN   := $(VENV)/.warmed-run
+WARM_TEST  := $(VENV)/.warmed
 
 .PHONY: run test lint typecheck bench clean i18n
 
@@ -27,10 +37,18 @@ $(TEST_STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip check
 	touch $(TEST_STAMP)
 
-run: $(RUN_STAMP)
-	$(BIN)/atout serve
+$(WARM_RUN): $(RUN_STAMP) $(KERNELS)
+	$(BIN)/atout warm-up --no-solver
+	touch $(WARM_RUN)
 
-test: $(TEST_STAMP) lint typecheck
+$(WARM_TEST): $(TEST_STAMP) $(KERNELS)
+	$(BIN)/atout warm-up
+	touch $(WARM_TEST)
+
+run: $(RUN_STAMP) $(WARM_RUN)
+	$(BIN)/atout serve --host $(HOST) --port $(PORT)
+
+test: $(TEST_STAMP) $(WARM_TEST) lint typecheck
 	$(BIN)/python -m pytest -n 2 tests src/atout
 
 lint: $(TEST_STAMP)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -91,6 +93,50 @@ def serve_command(
         idle_unload=idle_unload,
         deals_file=None if deals is None else str(deals),
     )
-    typer.echo(f"atout: serving on http://{host}:{port}/ (database {url})", err=True)
+    _check_free(host, port)
+    for line in _greeting(host, port, url, db is None):
+        typer.echo(line, err=True)
     # a client message is at most 4,096 characters: a frame beyond 16 KiB is refused unread
     uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws_max_size=1 << 14)
+
+
+def _check_free(host: str, port: int) -> None:
+    """Fail with one line when the address cannot be listened on (a busy port above all)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError:
+        fail(f"--host {host}: not an address of this machine")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server itself does
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                fail(
+                    f"port {port} is busy (another program, or another atout serve, uses it): "
+                    f"choose another, e.g. make run PORT={port + 1} or atout serve --port {port + 1}"
+                )
+            fail(f"cannot listen on {host} port {port}: {exc.strerror or exc}")
+
+
+def _greeting(host: str, port: int, url: str, default_db: bool) -> list[str]:
+    """What ``atout serve`` says at its start: the address to open, where the tables are kept
+    and how to stop."""
+    from sqlalchemy.engine import make_url
+
+    everywhere = host in ("0.0.0.0", "::", "")
+    shown = "127.0.0.1" if everywhere else f"[{host}]" if ":" in host else host
+    lines = [f"atout: open http://{shown}:{port}/ in a browser"]
+    if everywhere:
+        lines[0] += f" (from another device: http://<this machine's address>:{port}/)"
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        where = f"the SQLite file {Path(parsed.database).resolve()}"
+        lines.append(f"atout: the tables are kept in {where}{' (the default)' if default_db else ''}")
+    else:
+        lines.append(
+            f"atout: the tables are kept in the database {parsed.render_as_string(hide_password=True)}"
+        )
+    lines.append("atout: press Ctrl+C to stop (the tables are saved: they resume at the next start)")
+    return lines
