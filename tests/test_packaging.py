@@ -59,7 +59,9 @@ def test_make_run_installs_only_what_playing_needs(tmp_path: Path) -> None:
     plan = _planned("run", tmp_path)
     assert _extras(plan) == {"solver-fast"}
     assert "pip check" in plan
-    assert plan.rstrip().endswith("atout serve")
+    # the bots' kernels are compiled once into numba's cache before the server starts
+    assert plan.index("atout warm-up --no-solver") < plan.index("atout serve")
+    assert plan.rstrip().endswith("atout serve --host 127.0.0.1 --port 8000")
     assert _extras(_planned("bench", tmp_path)) == {"solver-fast"}  # the benchmark needs no more
 
 
@@ -69,6 +71,7 @@ def test_make_test_installs_what_the_tests_need(tmp_path: Path) -> None:
     assert _extras(plan) == {"dev", "solver-fast", "ray", "magmacrunch"}
     assert "pip check" in plan
     assert "--no-deps" not in plan
+    assert re.search(r"atout warm-up$", plan, re.M)  # every kernel, the solver's too
 
 
 def test_the_core_requires_no_optional_package() -> None:
