@@ -146,6 +146,7 @@ def _watch(
             view = message.get("view")
             if view and view["current_player"] == PERSON and view["legal_actions"]:
                 note("person_turn")
+            if "person_turn_s" in figures and ("bots_warm_s" in figures or "warming_told" not in figures):
                 return
     figures["timed_out"] = True
 
