@@ -108,6 +108,11 @@ def _(message: str) -> str:
     return gettext(message)
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues without translating it yet (translated where it is shown)."""
+    return message
+
+
 def page_catalogue(language: str) -> dict[str, str]:
     """The page's words in ``language``: strings.js key → text (only the translated ones)."""
     return {context: text for (context, _id), text in catalogue(language, "page").items() if context}

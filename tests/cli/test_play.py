@@ -159,9 +159,9 @@ def test_the_same_seed_and_answers_play_the_same_deal(atout: Any) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--seat", "4"], "--seat must be 0..3"),
-        (["--seat", "-1"], "--seat must be 0..3"),
-        (["--players", "3", "--seat", "3"], "--seat must be 0..2"),
+        (["--seat", "5"], "--seat must be 1..4"),
+        (["--seat", "0"], "--seat must be 1..4"),
+        (["--players", "3", "--seat", "4"], "--seat must be 1..3"),
     ],
 )
 def test_a_bad_seat_exits_2(atout: Any, args: list[str], message: str) -> None:
@@ -185,7 +185,7 @@ def test_bad_rules_exit_2(atout: Any, args: list[str], message: str) -> None:
 
 
 def test_any_seat_may_play(atout: Any) -> None:
-    result = atout("play", "--seat", "2", "--seed", "1", input=answers())
+    result = atout("play", "--seat", "3", "--seed", "1", input=answers())
     assert result.exit_code == 0
     scores = score_line(result.stdout)
     assert len(scores) == 4

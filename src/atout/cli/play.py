@@ -35,7 +35,7 @@ from atout.cli.summary import breakdown_lines
 from atout.engine.errors import IllegalActionError
 from atout.engine.refusals import refusal_text
 from atout.games import Game, View, new_deal, next_dealer
-from atout.i18n import _
+from atout.i18n import N_, _
 from atout.personas import persona_name, personas
 from atout.records import write_record
 from atout.scoring import ScoreSheet
@@ -44,18 +44,18 @@ if TYPE_CHECKING:
     from atout.bots.base import Bot
 
 _PROMPTS = {
-    "excuse_sec": "Before the bidding: show an Excuse sec and cancel the deal?",
-    "bidding": "Your bid",
-    "call": "Call a card",
-    "talon": "Take a talon half",
-    "discard": "Discard a card",
-    "chelem": "Announce a chelem?",
-    "game": "Declare your game",
-    "misere": "Declare a misère?",
-    "poignee": "Show a poignée?",
-    "play": "Your card",
+    "excuse_sec": N_("Before the bidding: show an Excuse sec and cancel the deal?"),
+    "bidding": N_("Your bid"),
+    "call": N_("Call a card"),
+    "talon": N_("Take a talon half"),
+    "discard": N_("Discard a card"),
+    "chelem": N_("Announce a chelem?"),
+    "game": N_("Declare your game"),
+    "misere": N_("Declare a misère?"),
+    "poignee": N_("Show a poignée?"),
+    "play": N_("Your card"),
 }
-HELP = (
+HELP = N_(
     "Type a card as rank then suit: KS (king of spades), QH, CD (cavalier), JC (valet), 10S, 1H; "
     "trumps T1..T21; the Excuse EX (Sküs in Austrian Tarock). French bids: pass, petite, garde, "
     "garde_sans, garde_contre; Austrian bids: pass, threesome, solo. At any prompt the words in "
@@ -96,8 +96,11 @@ def play_command(
     game: GameOption = None,
     preset: RulesOption = "fft",
     seat: Annotated[
-        int, typer.Option("--seat", help="Your seat, 0 to players-1; the dealer sits just before you.")
-    ] = 0,
+        int,
+        typer.Option(
+            "--seat", help="Your seat, 1 to the number of players; the dealer sits just before you."
+        ),
+    ] = 1,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for a reproducible session.")] = None,
     option: OptionsOption = None,
     save: Annotated[
@@ -155,16 +158,21 @@ def play_command(
     if why is not None:
         fail(f"--bot: {why}")
     players = rules.players
-    if not 0 <= seat < players:
-        fail(f"--seat must be 0..{players - 1}")
+    if not 1 <= seat <= players:
+        fail(f"--seat must be 1..{players}")
+    seat -= 1  # seats are counted from 1 for people, from 0 by the engine
     rng = random.Random(seed)
     try:
         deal = new_deal(rules, dealer=(seat - 1) % players, rng=rng)
     except ValueError as exc:
         fail(str(exc))
     console = Console(highlight=False)
-    title = "Austrian Tarock" if rules.game == "austrian" else "French Tarot"
-    console.print(f"[bold]{title} for {players}[/]: you are seat {seat}; type [bold]help[/] for help.")
+    title = _("Austrian Tarock") if rules.game == "austrian" else _("French Tarot")
+    console.print(
+        _("[bold]{title} for {players}[/]: you are seat {seat}; type [bold]help[/] for help.").format(
+            title=title, players=players, seat=seat + 1
+        )
+    )
     try:  # each computer player in a child process of its own (docs/bot-protocol.md)
         bots = computer_players(bot, bot_command, (s for s in range(players) if s != seat), rng)
     except ValueError as exc:
@@ -217,9 +225,12 @@ def _play_and_save(
 ) -> bool:
     """Play one deal of the session, add its scores to the sheet and write its record."""
     table.saved = False
-    console.print(
-        f"\n[bold]Deal {number}[/]: {seat_name(deal.dealer, table.you)} {_verb(deal.dealer, table.you, 'deals', 'deal')}."
+    deals = (
+        _("[bold]Deal {number}[/]: You deal.")
+        if deal.dealer == table.you
+        else _("[bold]Deal {number}[/]: {name} deals.")
     )
+    console.print("\n" + deals.format(number=number, name=seat_name(deal.dealer, table.you)))
     finished = play_deal(deal, table.you, table.bots, console, table)
     if finished:
         table.sheet.add(deal.scores(), label=f"deal {number}")
@@ -228,10 +239,6 @@ def _play_and_save(
         _save(deal, _record_path(save, number), seed, console, unfinished=not finished)
         table.saved = True
     return finished
-
-
-def _verb(seat: int, you: int, third_person: str, second_person: str) -> str:
-    return second_person if seat == you else third_person
 
 
 def _record_path(save: Path, number: int) -> Path:
@@ -245,28 +252,41 @@ def _save(deal: Game, path: Path, seed: int | None, console: Console, unfinished
         path.write_text(write_record(deal, seed), encoding="utf-8")
     except OSError as exc:
         fail(f"{path}: {exc.strerror}")
-    what = "Record of the unfinished deal" if unfinished else "Record"
-    console.print(f"{what} written to {escape(str(path))}", soft_wrap=True)
+    what = (
+        _("Record of the unfinished deal written to {path}") if unfinished else _("Record written to {path}")
+    )
+    console.print(what.format(path=escape(str(path))), soft_wrap=True)
 
 
 def _totals_line(table: Table, final: bool = False) -> str:
     played = len(table.sheet)
     if not played:
         return (
-            "[bold]Session totals[/]: no deal finished."
+            _("[bold]Session totals[/]: no deal finished.")
             if final
-            else "No deal finished yet: every total is 0."
+            else _("No deal finished yet: every total is 0.")
         )
-    deals = f"{played} deal{'' if played == 1 else 's'}"
     totals = ", ".join(f"{seat_name(s, table.you)} {v:+d}" for s, v in enumerate(table.sheet.totals))
-    return f"[bold]{'Session totals' if final else 'Totals'}[/] after {deals}: {totals}"
+    if final:
+        text = (
+            _("[bold]Session totals[/] after 1 deal: {totals}")
+            if played == 1
+            else _("[bold]Session totals[/] after {n} deals: {totals}")
+        )
+    else:
+        text = (
+            _("[bold]Totals[/] after 1 deal: {totals}")
+            if played == 1
+            else _("[bold]Totals[/] after {n} deals: {totals}")
+        )
+    return text.format(n=played, totals=totals)
 
 
 def _another_deal(console: Console) -> bool:
     """Ask for a rematch: Enter or yes for another deal; no, quit or the end of input to stop."""
     while True:
         try:
-            text = console.input(escape("Another deal? [Y/n] ")).strip().lower()
+            text = console.input(escape(_("Another deal? [Y/n] "))).strip().lower()
         except (EOFError, KeyboardInterrupt):
             console.print()
             return False
@@ -274,7 +294,7 @@ def _another_deal(console: Console) -> bool:
             return True
         if text in ("n", "no", "q", "quit", "exit"):
             return False
-        console.print("Answer y (another deal) or n (stop here).")
+        console.print(_("Answer y (another deal) or n (stop here)."))
 
 
 def play_deal(
@@ -291,7 +311,7 @@ def play_deal(
             continue
         action = _ask(deal, deal.view(you), console, table)
         if action is None:
-            console.print("You leave the table.")
+            console.print(_("You leave the table."))
             return False
         deal.apply(action)
     _narrate(deal, you, told, console)
@@ -299,7 +319,7 @@ def play_deal(
         for line in breakdown_lines(deal.summary, you):
             console.print(line)
     console.print(
-        "[bold]Scores[/]: " + ", ".join(f"{seat_name(s, you)} {v:+d}" for s, v in enumerate(deal.scores()))
+        _("[bold]Scores[/]: ") + ", ".join(f"{seat_name(s, you)} {v:+d}" for s, v in enumerate(deal.scores()))
     )
     return True
 
@@ -318,7 +338,7 @@ def _ask(deal: Game, view: View, console: Console, table: Table) -> int | None:
     _show_table(deal, view, console)
     while True:
         try:
-            prompt = "Show a trump" if _choosing_display(view) else _PROMPTS[phase]
+            prompt = _("Show a trump") if _choosing_display(view) else _(_PROMPTS[phase])
             text = console.input(f"{prompt} [dim]({_legal_hint(view)})[/]: ").strip()
         except (EOFError, KeyboardInterrupt):
             return None
@@ -326,7 +346,7 @@ def _ask(deal: Game, view: View, console: Console, table: Table) -> int | None:
         if word in ("quit", "exit", "q"):
             return None
         if word in ("help", "?", "h"):
-            console.print(HELP)
+            console.print(_(HELP))
             continue
         if word == "hand":
             _show_table(deal, view, console)
@@ -382,19 +402,23 @@ def _read(deal: Game, view: View, text: str) -> int:
 
 def _last_trick(view: View) -> str:
     if not view.tricks:
-        return "No trick has been played yet."
+        return _("No trick has been played yet.")
     return trick_line(view.tricks[-1], len(view.tricks), view.seat)
 
 
 def _show_table(deal: Game, view: View, console: Console) -> None:
     if view.phase == "play":
         console.print(status_line(view, len(view.tricks) + _cards_left(view)))
-    console.print(f"Your hand: {cards_markup(view.hand)}")
+    console.print(_("Your hand: {cards}").format(cards=cards_markup(view.hand)))
     if view.game == "two_player":
-        console.print(f"Your piles: {_tops(view.own_tops)}   Opponent's piles: {_tops(view.opponent_tops)}")
+        console.print(
+            _("Your piles: {own}   Opponent's piles: {theirs}").format(
+                own=_tops(view.own_tops), theirs=_tops(view.opponent_tops)
+            )
+        )
     if view.game == "french" and view.phase == "bidding":
         bids = [str(a) for a in view.legal_actions if str(a) != "pass"]
-        console.print("Bids: " + ", ".join(bid_worth(view.rules, b, view.hand) for b in bids))
+        console.print(_("Bids: ") + ", ".join(bid_worth(view.rules, b, view.hand) for b in bids))
     if view.game == "french" and view.phase == "poignee" and _choosing_display(view):
         console.print(
             "Choose the trumps your poignée shows, one at a time (the others stay hidden), "
@@ -402,7 +426,8 @@ def _show_table(deal: Game, view: View, console: Console) -> None:
         )
     if view.trick:
         console.print(
-            "On the table: " + ", ".join(f"{seat_name(s, view.seat)} {card_markup(c)}" for s, c in view.trick)
+            _("On the table: ")
+            + ", ".join(f"{seat_name(s, view.seat)} {card_markup(c)}" for s, c in view.trick)
         )
 
 
