@@ -4,7 +4,7 @@
 import { cardSvg } from "./cards.js";
 import { h, seatAngle } from "./render.js";
 import { t } from "./strings.js";
-import { bidLabel, packOf, seatName } from "./words.js";
+import { bidLabel, levelWord, misereWord, packOf, seatName } from "./words.js";
 
 const dialog = () => document.getElementById("dialog");
 
@@ -46,6 +46,17 @@ const num = (n) => (n < 0 ? `${MINUS}${-n}` : String(n));
 const signedTerm = (n) => (n < 0 ? `${MINUS} ${-n}` : `+ ${n}`);
 const sideWord = (side) => t(`end.side.${side}`);
 
+/** Why a deal was cancelled, in words (the engine's outcome names the case and its seat), or null
+ * for a deal played to its end. */
+export function cancelledWords(state, outcome) {
+  if (!outcome || outcome === "played") return null;
+  const seat = /seat (\d+)/.exec(outcome);
+  const name = seat ? seatName(state, Number(seat[1])) : "";
+  if (outcome.startsWith("petit sec")) return t("log.petit_sec", { name });
+  if (outcome.startsWith("excuse sec")) return t("log.excuse_sec", { name });
+  return t("log.all_passed");
+}
+
 /** "Made by 10", "Lost by 24", "Bruno wins by 9": a deal's verdict in one line. */
 export function verdictText(state, b) {
   if (!b) return t("end.verdict.cancelled");
@@ -78,7 +89,7 @@ function termLabel(state, term, b) {
     case "petit_au_bout":
       return t("end.term.petit_au_bout.by", { side: term.side ? sideWord(term.side) : seatName(state, term.seat) });
     case "poignee":
-      return t("end.term.poignee.by", { level: term.level, who: term.seat !== null && term.seat !== undefined ? seatName(state, term.seat) : sideWord(term.side) });
+      return t("end.term.poignee.by", { level: levelWord(term.level), who: term.seat !== null && term.seat !== undefined ? seatName(state, term.seat) : sideWord(term.side) });
     case "chelem":
       if (b.game === "two_player") return t("end.term.chelem.two");
       if (!term.made) return t("end.term.chelem.failed");
@@ -164,9 +175,10 @@ function detailLines(state, over, b) {
     if (!b.made) line += ` · ${t("end.detail.austrian.winners", { points: b.winners_points })}`;
     lines.push(line);
   } else if (s === null || s === undefined) {
-    if (over?.outcome && over.outcome !== "played") lines.push(over.outcome); // the engine's words for a cancelled deal
+    const cancelled = cancelledWords(state, over?.outcome);
+    if (cancelled) lines.push(cancelled);
   }
-  if (s?.misere?.length) lines.push(`${t("end.misere")}: ${s.misere.map((m) => `${seatName(state, m.seat)} ${m.kind}`).join(", ")}`);
+  if (s?.misere?.length) lines.push(`${t("end.misere")}: ${s.misere.map((m) => `${seatName(state, m.seat)} ${misereWord(m.kind)}`).join(", ")}`);
   return lines.map((text) => h("p", { class: "detail", text }));
 }
 
@@ -174,7 +186,7 @@ function detailLines(state, over, b) {
  * the verdict, the count term by term, each seat's share, and the session sheet beside it. */
 export function showDealOver(state, over, { onNext } = {}) {
   const b = over?.breakdown ?? null;
-  const told = b || !over?.summary; // a played deal told without its breakdown (an old server) has no verdict
+  const told = b || cancelledWords(state, over?.outcome) !== null; // a played deal told without its breakdown has no verdict
   const explained = [...(told ? [h("p", { class: `verdict ${b && !b.made ? "lost" : "made"}`, text: verdictText(state, b) })] : []), ...detailLines(state, over, b)];
   if (b) explained.push(h("h3", { text: t("end.formula") }), h("p", { class: "formula", text: formulaText(state, b) }), termsTable(state, b));
   const scores = over?.scores ?? state.view?.scores ?? [];

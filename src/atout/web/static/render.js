@@ -4,7 +4,7 @@
 
 import { BOUTS, cardShort, cardSvg, sortHand } from "./cards.js";
 import { t } from "./strings.js";
-import { actionLabel, bidLabel, botLevel, packOf, seatName } from "./words.js";
+import { actionLabel, bidLabel, botLevel, levelWord, packOf, seatName } from "./words.js";
 
 const h = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -86,7 +86,7 @@ export function renderSeats(root, state) {
       if (bid) chips.push(h("span", { class: `chip bid${bid === "pass" ? " pass" : ""}`, text: bidLabel(bid) }));
     }
     for (const p of v?.poignees ?? []) {
-      if (p.seat === seat) chips.push(h("span", { class: "chip poignee", text: t("poignee.shown", { name: "", level: p.level }).replace(/^: /, "") }));
+      if (p.seat === seat) chips.push(h("span", { class: "chip poignee", text: t("poignee.shown", { name: "", level: levelWord(p.level) }).replace(/^: /, "") }));
     }
     if (info.kind === "bot") chips.push(h("span", { class: "chip bot", title: t("bot.badge.title", { level: botLevel(info) }), text: botLevel(info) }));
     if (info.replaced_by_bot) chips.push(h("span", { class: "chip away", text: t("seat.replaced") }));
@@ -157,7 +157,7 @@ export function renderInfo(root, state) {
     const aside = v.game === "austrian" ? v.discard : v.ecart;
     const mine = v.seat === (v.game === "austrian" ? v.declarer : v.taker);
     if (aside?.length) shown(t(mine ? (v.game === "austrian" ? "discard" : "ecart") : "ecart.shown"), aside);
-    for (const p of v.poignees ?? []) shown(t("poignee.shown", { name: seatName(state, p.seat), level: p.level }), p.cards);
+    for (const p of v.poignees ?? []) shown(t("poignee.shown", { name: seatName(state, p.seat), level: levelWord(p.level) }), p.cards);
   }
   if (rows.childElementCount) root.append(rows);
 }

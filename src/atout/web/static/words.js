@@ -31,6 +31,18 @@ export function botLabel(state, bot) {
   return known?.label ?? `${t("seat.bot")} ${bot ?? ""}`.trim();
 }
 
+/** A poignée's level in words ("simple", "double", "triple"). */
+export function levelWord(level) {
+  const key = `poignee.level.${level}`;
+  return key in STRINGS ? t(key) : String(level ?? "");
+}
+
+/** A misère's kind in words. */
+export function misereWord(kind) {
+  const key = `misere.kind.${kind}`;
+  return key in STRINGS ? t(key) : String(kind ?? "").replaceAll("_", " ");
+}
+
 /** An action's label for a button. */
 export function actionLabel(action, pack = "french") {
   const key = `action.${action}`;
@@ -56,7 +68,7 @@ export function eventLine(state, event) {
     case "chelem":
       return t("log.chelem", { name, announced: actionLabel(event.announced ? "chelem" : "no_chelem") });
     case "poignee":
-      return t("log.poignee", { name, level: event.level });
+      return t("log.poignee", { name, level: levelWord(event.level) });
     case "trick":
       return t("log.trick", { name, number: event.number + 1 });
     case "excuse_paid":
