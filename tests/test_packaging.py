@@ -24,8 +24,9 @@ CORE = {
     "sqlalchemy",
     "alembic",
     "platformdirs",
+    "babel",
 }
-"""What playing needs: the command line, and the web game that `make run` serves."""
+"""What playing needs: the command line, the web game that `make run` serves, and their languages."""
 
 
 def _planned(target: str, tmp_path: Path) -> str:
