@@ -8,6 +8,8 @@ import { forgetTable, lastName, myTables, rememberTable, setLastName } from "./s
 import { STRINGS, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
+/** The page's words for ``key`` when it has them, else the server's ``fallback`` (a preset or bot it does not know). */
+const known = (key, fallback) => (key in STRINGS ? t(key) : fallback);
 let games = null;
 
 function presetOf(name) {
@@ -82,7 +84,7 @@ function buildForm() {
   const form = $("create");
   form.replaceChildren();
   const p0 = games.presets[0];
-  const presetSel = select("preset", games.presets.map((p) => [p.name, p.title ?? p.name]), p0.name);
+  const presetSel = select("preset", games.presets.map((p) => [p.name, known(`preset.${p.name}`, p.title ?? p.name)]), p0.name);
   const presetDoc = h("p", { class: "preset-doc" });
   const playersSel = select("players", [], 4);
   const seats = h("div", { class: "seats" });
@@ -92,7 +94,7 @@ function buildForm() {
   // each field's problem is said under it: "preset", "players", "name", "seats.N", "options.<name>"
   const slots = { preset: errorSlot(), players: errorSlot(), name: errorSlot(), seats: errorSlot() };
 
-  const botChoices = [["open", t("lobby.seat.open")], ...games.bots.map((b) => [`bot:${b.bot}`, t("lobby.seat.bot", { label: `${b.label} (${b.time})` })])];
+  const botChoices = [["open", t("lobby.seat.open")], ...games.bots.map((b) => [`bot:${b.bot}`, t("lobby.seat.bot", { label: `${known(`bot.label.${b.bot}`, b.label)} (${known(`bot.time.${b.bot}`, b.time)})` })])];
   const drawSeats = () => {
     const n = Number(playersSel.value);
     const before = [...seats.querySelectorAll("select")].map((s) => s.value);
@@ -119,7 +121,7 @@ function buildForm() {
   };
   const onPreset = () => {
     const p = presetOf(presetSel.value);
-    presetDoc.textContent = p.description ?? "";
+    presetDoc.textContent = known(`preset.${p.name}.about`, p.description ?? "");
     const allowed = p.players ?? [4];
     const keep = Number(playersSel.value);
     playersSel.replaceChildren(...allowed.map((n) => h("option", { value: n, text: String(n) })));
