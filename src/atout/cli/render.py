@@ -35,6 +35,7 @@ from atout.engine.events import (
     TrickWon,
     TurnedUp,
 )
+from atout.engine.refusals import wire_word
 from atout.engine.view import TrickView
 from atout.i18n import _
 from atout.rules import Rules
@@ -235,29 +236,17 @@ def describe_event(event: Event, you: int | None = None, rules: Rules | None = N
 
 def bid_label(bid: str) -> str:
     """A bid as players say it: ``garde sans``, ``threesome``."""
-    labels = {
-        "pass": _("pass"),
-        "petite": _("petite"),
-        "pousse": _("pousse"),
-        "garde": _("garde"),
-        "garde_sans": _("garde sans"),
-        "garde_contre": _("garde contre"),
-        "threesome": _("threesome"),
-        "solo": _("solo"),
-    }
-    return labels.get(bid, bid.replace("_", " "))
+    return wire_word("bid", bid)
 
 
 def poignee_label(level: str) -> str:
     """A poignée's level: ``simple``, ``double``, ``triple``."""
-    labels = {"simple": _("simple"), "double": _("double"), "triple": _("triple")}
-    return labels.get(level, level)
+    return wire_word("level", level)
 
 
 def misere_label(misere: str) -> str:
     """A misère's kind in words."""
-    labels = {"no_trumps": _("no trumps"), "no_courts": _("no court cards"), "both": _("neither")}
-    return labels.get(misere, misere.replace("_", " "))
+    return wire_word("kind", misere)
 
 
 def austrian_game_label(game: str | None) -> str:

@@ -48,8 +48,11 @@ def _phases() -> dict[str, str]:
 
 
 def _others() -> dict[str, dict[str, str]]:
+    """Wire words in words of the current language, by kind: ``bid``, ``level`` (a poignée's),
+    ``kind`` (a misère's)."""
     return {
         "bid": {
+            "pass": _("pass"),
             "petite": _("petite"),
             "pousse": _("pousse"),
             "garde": _("garde"),
@@ -116,6 +119,11 @@ def card_words(card: str, game: str = "french") -> str:
     return (
         _("the {rank} of {suit}").replace("{rank}", _ranks().get(rank, rank)).replace("{suit}", suits[suit])
     )
+
+
+def wire_word(kind: str, value: str) -> str:
+    """A wire word in words: ``wire_word("bid", "garde_sans")`` is "garde sans" (in the current language)."""
+    return _others().get(kind, {}).get(value, value.replace("_", " "))
 
 
 def _word(name: str, value: str, game: str) -> str:
