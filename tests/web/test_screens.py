@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from atout import i18n
 from atout.games import new_deal
 from atout.presets import rules_for
 
@@ -184,9 +185,18 @@ def new_page(browser: Any, size: tuple[int, int]) -> tuple[Any, list[str]]:
     return page, errors
 
 
-def open_fixture(browser: Any, server: str, name: str, size: tuple[int, int]) -> tuple[Any, list[str]]:
+def speak(page: Any, language: str) -> None:
+    """Serve the page's words in ``language`` as ``atout serve`` does (``/i18n/<lang>.json``)."""
+    words = i18n.page_catalogue(language)
+    page.route("**/i18n/*.json", lambda route: route.fulfill(json=words))
+
+
+def open_fixture(
+    browser: Any, server: str, name: str, size: tuple[int, int], language: str = "en"
+) -> tuple[Any, list[str]]:
     page, errors = new_page(browser, size)
-    page.goto(f"{server}/static/table.html?fixture={name}")
+    speak(page, language)
+    page.goto(f"{server}/static/table.html?fixture={name}&lang={language}")
     page.wait_for_selector("body[data-ready=true]", timeout=15000)
     page.wait_for_timeout(100)
     return page, errors
@@ -214,6 +224,34 @@ def test_every_screen_fits(browser: Any, server: str, game: str, screen: str, si
             page.keyboard.press("Escape")
             shot(page, f"{game}-{screen}-table-{size}")
             check_layout(page.evaluate(MEASURE_JS), f"{game} {screen} (table) {size}")
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+LANGUAGE_CASES = [
+    (language, game, screen)
+    for language in ("fr", "cs", "ja", "zh")
+    for game, screens in SCREENS.items()
+    for screen in screens
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "game", "screen"), LANGUAGE_CASES, ids=[f"{lang}-{g}-{s}" for lang, g, s in LANGUAGE_CASES]
+)
+def test_every_screen_fits_in_every_language(
+    browser: Any, server: str, language: str, game: str, screen: str
+) -> None:
+    """The same measures on the narrowest phone in French, Czech, Japanese and Chinese, whose words
+    are longer or wider than English: the page is in that language and nothing is cut or covered."""
+    page, errors = open_fixture(browser, server, SCREENS[game][screen], SIZES["360x740"], language)
+    try:
+        assert page.evaluate("document.documentElement.lang") == language
+        status = page.locator("#status").inner_text()
+        assert status and status == status.strip()
+        shot(page, f"{language}-{game}-{screen}-360x740")
+        check_layout(page.evaluate(MEASURE_JS), f"{language} {game} {screen} 360x740", dialog=screen == "end")
         assert errors == []
     finally:
         page.context.close()
