@@ -1,7 +1,7 @@
 """The computer players' names: each bot at a table gets a persona, a number from 1 to
 :data:`PERSONAS`, distinct at its table and fixed by the table's id (so a reload or a restart
 names it the same). The page names a persona from its own strings (``bot.name.<n>``, in the
-player's language); the server and the terminal game use the English names below.
+player's language); the server uses the English names below, the terminal game those of its language.
 
 >>> personas("table-1", 5) == personas("table-1", 5)
 True
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+
+from atout import i18n
 
 BOT_NAMES = ("Alice", "Bruno", "Chloé", "Dimitri", "Emma", "Félix", "Greta", "Hugo")
 """The English name of each persona, persona 1 first."""
@@ -30,9 +32,14 @@ def personas(key: str, seats: int) -> list[int]:
     return numbers[:seats]
 
 
-def persona_name(persona: int) -> str:
-    """The English name of a persona number."""
-    return BOT_NAMES[persona - 1]
+def persona_name(persona: int, language: str = "en") -> str:
+    """A persona's name in ``language``: the page's own (``bot.name.<n>`` of its catalogue), so that
+    the terminal and the page of one language name the computer players alike.
+
+    >>> persona_name(2), persona_name(2, "fr") == i18n.page_catalogue("fr").get("bot.name.2", "Bruno")
+    ('Bruno', True)
+    """
+    return i18n.page_catalogue(language).get(f"bot.name.{persona}", BOT_NAMES[persona - 1])
 
 
 __all__ = ["BOT_NAMES", "PERSONAS", "persona_name", "personas"]

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from atout import i18n
 from atout.cli.common import (
     GameOption,
     OptionsOption,
@@ -181,7 +182,7 @@ def play_command(
     number = 1
     # each computer player a name of its own, distinct at the table (the same for the same seed)
     names = personas(f"terminal/{seed}", players)
-    name_seats({s: persona_name(names[s]) for s in table.bots})
+    name_seats({s: persona_name(names[s], i18n.current()) for s in table.bots})
     try:
         while True:
             finished = _play_and_save(table, deal, number, console, save, seed if number == 1 else None)
@@ -421,8 +422,10 @@ def _show_table(deal: Game, view: View, console: Console) -> None:
         console.print(_("Bids: ") + ", ".join(bid_worth(view.rules, b, view.hand) for b in bids))
     if view.game == "french" and view.phase == "poignee" and _choosing_display(view):
         console.print(
-            "Choose the trumps your poignée shows, one at a time (the others stay hidden), "
-            "or show_default for the lowest."
+            _(
+                "Choose the trumps your poignée shows, one at a time (the others stay hidden), "
+                "or show_default for the lowest."
+            )
         )
     if view.trick:
         console.print(
