@@ -577,6 +577,47 @@ def test_while_the_connection_is_lost_it_is_not_your_turn(browser: Any, server: 
         page.context.close()
 
 
+def test_after_a_reconnection_the_old_view_is_not_your_turn_until_the_server_says_so(
+    browser: Any, server: str
+) -> None:
+    """The socket back but the server's fresh state not yet come: the old view is not played from
+    ("connecting…", no card to play); the state comes and it is the player's turn again."""
+    state = fixture_view("fft4-follow")["messages"][0]
+    connections: list[Any] = []
+    hellos: list[Any] = []
+
+    def serve(ws: Any) -> None:
+        connections.append(ws)
+
+        def on_message(message: str) -> None:
+            if json.loads(message)["type"] != "hello":
+                return
+            hellos.append(ws)
+            if len(hellos) == 1:
+                ws.send(json.dumps({**state, "seq": 3}))
+
+        ws.on_message(on_message)
+
+    page, _ = new_page(browser, SIZES["390x844"])
+    try:
+        stand_in(page, serve, state["seat"])
+        page.goto(f"{server}/static/table.html?table=abc")
+        page.wait_for_selector("#hand .slot.legal")
+        connections[0].close(code=1011)
+        page.wait_for_function("document.querySelector('#conn')?.dataset.state === 'online'", timeout=15000)
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            assert "Your turn" not in page.inner_text("#status")
+            assert page.locator("#hand .slot.legal").count() == 0
+            page.wait_for_timeout(100)
+        assert len(hellos) == 2
+        hellos[1].send(json.dumps({**state, "seq": 3}))
+        page.wait_for_selector("#hand .slot.legal")
+        assert "Your turn" in page.inner_text("#status")
+    finally:
+        page.context.close()
+
+
 def test_the_pace_is_chosen_per_table_and_kept(browser: Any, server: str) -> None:
     """The bar's pace button goes slow, normal, fast and is kept for that table."""
     page, _ = new_page(browser, SIZES["1280x800"])

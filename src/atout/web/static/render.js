@@ -444,7 +444,8 @@ export function renderControls(root, state, actions) {
 /** Whether the page is live: a fixture, or a connection that is open (while it is lost, nobody's
  * turn is shown and no card may be clicked). */
 export function connected(state) {
-  return Boolean(state.fixture) || !state.conn || state.conn === "online";
+  // after a reconnection the view is the old one until the server's fresh state comes (synced)
+  return Boolean(state.fixture) || !state.conn || (state.conn === "online" && state.synced !== false);
 }
 
 /** A phone or a tablet: no arrows and no Enter, a finger on the cards. */
@@ -454,7 +455,7 @@ export function touchScreen() {
 
 export function statusText(state) {
   const v = state.view;
-  if (!connected(state)) return t(`conn.${state.conn}`);
+  if (!connected(state)) return t(state.conn === "online" ? "conn.connecting" : `conn.${state.conn}`);
   if (!v) return state.table?.state === "waiting" ? t("turn.waiting_players") : "";
   if (v.phase === "end" || v.current_player < 0) return t("turn.over");
   if (state.myTurn) return t("turn.yours");

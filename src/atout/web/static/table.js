@@ -215,6 +215,7 @@ export function onMessage(msg) {
   if (typeof msg.seq === "number") state.seq = msg.seq;
   switch (msg.type) {
     case "state":
+      state.synced = true;
       state.seat = msg.seat ?? null;
       state.table = msg.table ?? state.table;
       state.dealNo = msg.deal_no ?? state.dealNo;
@@ -580,6 +581,7 @@ function start() {
       $("conn").textContent = t(`conn.${s}`);
       $("conn").dataset.state = s;
       state.conn = s;
+      if (s !== "online") state.synced = false;
       render();
     },
   });
