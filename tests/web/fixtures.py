@@ -25,6 +25,7 @@ from atout.engine.refusals import refusal_text
 from atout.games import Deal, new_deal
 from atout.presets import rules_for
 from atout.rules import Rules
+from atout.scoring.breakdown import breakdown_json
 
 OUT = Path(__file__).resolve().parents[2] / "src" / "atout" / "web" / "static" / "fixtures"
 NAMES = ("Ann", "Bob", "Chloé", "Dmitri", "Eve")
@@ -202,6 +203,7 @@ def capture(fixture: Fixture) -> dict[str, Any]:
                 "scores": list(deal.scores()),
                 "totals": table["totals"],
                 "summary": end[-1]["summary"] if end else None,
+                "breakdown": None if deal.summary is None else breakdown_json(deal.summary),
                 "outcome": deal.outcome,
             }
         )
