@@ -61,9 +61,9 @@ def test_table_shows_each_deal_and_running_totals_3_14(run_score: Any) -> None:
     result = run_score([FOUR, LOST])
     assert result.exit_code == 0
     out = result.stdout
-    assert "Seat 0" in out and "Seat 3" in out and "Total" in out
+    assert "Seat 1" in out and "Seat 4" in out and "Total" in out
     assert "+105 (105)" in out and "-168 (-63)" in out and "+56 (21)" in out
-    assert "petite by 0" in out and "garde by 0" in out
+    assert "petite by seat 1" in out and "garde by seat 1" in out
 
 
 def test_table_for_austrian_positive_only_shows_zero_scores_5_7(run_score: Any) -> None:

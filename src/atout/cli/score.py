@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from typing import IO, Annotated, Any, TextIO
 
 import typer
+from rich.cells import cell_len
 
+from atout.cli.render import bid_label
+from atout.i18n import N_, _
 from atout.jsonio import JsonError, iter_document
 from atout.presets import Preset
 from atout.presets import preset as preset_named
@@ -38,7 +41,7 @@ from atout.scoring.summary import two_player_winner
 
 EXIT_BAD_INPUT = 2
 RECORD_FORMAT = "atout-deal"
-_CAPTION = "each cell: the deal's score (running total)"
+_CAPTION = N_("each cell: the deal's score (running total)")
 
 
 class InputError(Exception):
@@ -206,25 +209,51 @@ def _add_row(tally: _Tally, summary: Summary, rows: IO[str]) -> None:
     label = describe(summary)
     row = tally.sheet.add(score(summary), label=label)
     rows.write(f"{label}\t{' '.join(map(str, row.scores))}\n")
-    if len(label) > tally.label_width:
-        tally.label_width = len(label)
+    if cell_len(label) > tally.label_width:
+        tally.label_width = cell_len(label)
     tally.widest_score = max(tally.widest_score, *map(abs, row.scores))
     tally.widest_total = max(tally.widest_total, *map(abs, row.totals))
 
 
 def describe(summary: Summary) -> str:
-    """A short line saying what a deal was and how it ended, e.g. ``garde by 0: 49/41 made``."""
+    """A short line saying what a deal was and how it ended, e.g. ``garde by seat 1: 49/41 made``
+    (seats counted from 1, in the current language)."""
     if isinstance(summary, FrenchSummary):
-        threshold = summary.rules.threshold(summary.oudlers)
-        result = "made" if contract_made(summary) else "lost"
-        contract = summary.contract.replace("_", " ")
-        return f"{contract} by {summary.taker}: {summary.points:g}/{threshold} {result}"
+        text = (
+            _("{contract} by seat {seat}: {points}/{needed} made")
+            if contract_made(summary)
+            else _("{contract} by seat {seat}: {points}/{needed} lost")
+        )
+        return text.format(
+            contract=bid_label(summary.contract),
+            seat=summary.taker + 1,
+            points=f"{summary.points:g}",
+            needed=summary.rules.threshold(summary.oudlers),
+        )
     if isinstance(summary, TwoPlayerSummary):
-        return f"{summary.points[0]:g} v {summary.points[1]:g}: {two_player_winner(summary)} wins"
-    bid = summary.bid if summary.talon_half is None else f"{summary.bid} {summary.talon_half}"
+        winner = two_player_winner(summary)
+        text = (
+            _("{first} v {second}: no winner")
+            if winner is None
+            else _("{first} v {second}: seat {seat} wins")
+        )
+        return text.format(
+            first=f"{summary.points[0]:g}",
+            second=f"{summary.points[1]:g}",
+            seat=None if winner is None else winner + 1,
+        )
+    bid = (
+        bid_label(summary.bid)
+        if summary.talon_half is None
+        else f"{bid_label(summary.bid)} {summary.talon_half}"
+    )
     game = "36+" if summary.game_type == "36_or_more" else "35-"
-    result = "won" if declarer_wins(summary) else "lost"
-    return f"{bid} by {summary.declarer}, game {game}: {summary.points} {result}"
+    text = (
+        _("{bid} by seat {seat}, game {game}: {points} won")
+        if declarer_wins(summary)
+        else _("{bid} by seat {seat}, game {game}: {points} lost")
+    )
+    return text.format(bid=bid, seat=summary.declarer + 1, game=game, points=summary.points)
 
 
 # ---------------------------------------------------------------- printing
@@ -250,6 +279,12 @@ def _write_json(rows: IO[str], tally: _Tally, out: TextIO) -> None:
     out.write(f'], "totals": [{", ".join(map(str, tally.sheet.totals))}]}}\n')
 
 
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded to ``width`` columns of a terminal (a Japanese or Chinese sign takes two)."""
+    room = " " * max(0, width - cell_len(text))
+    return room + text if right else text + room
+
+
 def _cell(points: int, total: int) -> str:
     return f"{points:+d} ({total})" if points else f"0 ({total})"
 
@@ -259,15 +294,16 @@ def _write_table(rows: IO[str], tally: _Tally, out: TextIO) -> None:
     players = tally.sheet.players
     number_width = max(1, len(str(len(tally.sheet))))
     widest = len(_cell(-tally.widest_score, -tally.widest_total))
-    widths = [max(widest, len(f"Seat {seat}")) for seat in range(players)]
+    seats = [_("Seat {n}").format(n=seat + 1) for seat in range(players)]
+    widths = [max(widest, cell_len(seat)) for seat in seats]
 
     def line(number: str, label: str, cells: list[str]) -> str:
-        body = "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
-        return f"{number.rjust(number_width)}  {label.ljust(tally.label_width)}  {body}\n"
+        body = "  ".join(_pad(c, w, right=True) for c, w in zip(cells, widths, strict=True))
+        return f"{number.rjust(number_width)}  {_pad(label, tally.label_width)}  {body}\n"
 
     rule = line("-" * number_width, "-" * tally.label_width, ["-" * w for w in widths])
-    out.write("Scores\n")
-    out.write(line("#", "Deal", [f"Seat {s}" for s in range(players)]))
+    out.write(_("Scores") + "\n")
+    out.write(line("#", _("Deal"), seats))
     out.write(rule)
     running = [0] * players
     batch: list[str] = []
@@ -279,5 +315,5 @@ def _write_table(rows: IO[str], tally: _Tally, out: TextIO) -> None:
             batch.clear()
     out.write("".join(batch))
     out.write(rule)
-    out.write(line("", "Total", [str(t) for t in tally.sheet.totals]))
-    out.write(f"({_CAPTION})\n")
+    out.write(line("", _("Total"), [str(t) for t in tally.sheet.totals]))
+    out.write(f"({_(_CAPTION)})\n")
