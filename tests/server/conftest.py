@@ -118,16 +118,20 @@ class ServerProcess:
         command += ["--bot-pause", "0", "--leave-timeout", str(self.leave_timeout), "--bot-workers", "1"]
         command += self.args
         self.process = subprocess.Popen(command, stderr=subprocess.PIPE)
-        end = time.monotonic() + 30
+        # up, and its bot worker warm: every table a test creates then starts alike (the
+        # table info's bots_warming false), so that two tables' streams may be compared
+        end = time.monotonic() + 60
         while time.monotonic() < end:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped: {self.process.stderr.read().decode()}")  # type: ignore[union-attr]
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).json()["ok"] is True:
+                health = httpx.get(f"{self.base}/healthz", timeout=1).json()
+                if health["ok"] is True and health["bots_warming"] is False:
                     return
             except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start, or its bot worker did not warm up")
 
     def children(self) -> list[int]:
         """The server's child processes (its bot workers among them), Linux only."""

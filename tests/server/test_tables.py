@@ -62,6 +62,7 @@ def test_quick_bots_wait_the_pause(tmp_path: Path) -> None:
         pool = BotPool(1)
         await asyncio.to_thread(decide, "rules", json.dumps(new_deal(Rules(), rng=1).view(1).to_json()))
         pool.start()
+        await pool.ready()  # the pause is measured between moves, not behind the worker's warm-up
         manager = TableManager(store, pool, ServerConfig("", bot_pause=pause))
         seats = [SeatRequest("human"), *[SeatRequest("bot", bot="rules")] * 3]
         table, token = await manager.create("fft", Rules(players=4), seats, 0)

@@ -219,10 +219,12 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz(request: Request) -> dict[str, Any]:
-        """The server is up: its live tables and connections, and its full collections' pauses."""
+        """The server is up: its live tables and connections, whether its bot workers are still
+        loading their kernels, and its full collections' pauses."""
         manager: TableManager = request.app.state.manager
         return {
             "ok": True,
+            "bots_warming": manager.pool.warming,
             "live_tables": len(manager.tables),
             "connections": sum(len(t.connections) for t in manager.tables.values()),
             "gc": request.app.state.gc.report(),

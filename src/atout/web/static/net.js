@@ -60,6 +60,8 @@ export class TableSocket {
       this.retry = 0;
       this.onStatus("online");
       this.send({ type: "hello", token: this.token, last_seq: this.lastSeq });
+      // the pong comes after every message the hello brings (a state, or those missed): then the page is in step
+      this.send({ type: "ping" });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
     });

@@ -444,7 +444,7 @@ export function renderControls(root, state, actions) {
 /** Whether the page is live: a fixture, or a connection that is open (while it is lost, nobody's
  * turn is shown and no card may be clicked). */
 export function connected(state) {
-  // after a reconnection the view is the old one until the server's fresh state comes (synced)
+  // after a reconnection the view is the old one until what the hello brings has come (synced)
   return Boolean(state.fixture) || !state.conn || (state.conn === "online" && state.synced !== false);
 }
 

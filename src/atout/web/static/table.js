@@ -266,7 +266,9 @@ export function onMessage(msg) {
       if (msg.code === "stale") state.socket?.send({ type: "resync" });
       break;
     case "pong":
-      return;
+      if (state.synced !== false) return;
+      state.synced = true; // everything the hello brought has come: the view is current
+      break;
     default:
       return;
   }
