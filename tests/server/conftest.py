@@ -116,6 +116,9 @@ class ServerProcess:
     def start(self) -> None:
         command = [sys.executable, "-m", "atout", "serve", "--port", str(self.port), "--db", self.db_url]
         command += ["--bot-pause", "0", "--leave-timeout", str(self.leave_timeout), "--bot-workers", "1"]
+        command += [
+            "--no-warm-up"
+        ]  # the tests' bots are random and rules: no kernel to load (make test compiled them)
         command += self.args
         self.process = subprocess.Popen(command, stderr=subprocess.PIPE)
         # up, and its bot worker warm: every table a test creates then starts alike (the

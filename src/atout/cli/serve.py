@@ -31,6 +31,14 @@ def serve_command(
         typer.Option("--leave-timeout", help="Seconds before a bot plays for a person who left mid-deal."),
     ] = 60.0,
     bot_workers: Annotated[int, typer.Option("--bot-workers", help="Processes that run the bots.")] = 2,
+    warm_up: Annotated[
+        bool,
+        typer.Option(
+            "--warm-up/--no-warm-up",
+            help="Load the computer players' kernels as the bot processes start (default), or on "
+            "their first move: --no-warm-up suits servers of random and rules bots, which use none.",
+        ),
+    ] = True,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -89,6 +97,7 @@ def serve_command(
         bot_pause=bot_pause,
         leave_timeout=leave_timeout,
         bot_workers=bot_workers,
+        warm_bots=warm_up,
         allowed_origins=origins,
         idle_unload=idle_unload,
         deals_file=None if deals is None else str(deals),

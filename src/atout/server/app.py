@@ -155,7 +155,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = open_database(config.db_url)
-        pool = BotPool(config.bot_workers)
+        pool = BotPool(config.bot_workers, warm=config.warm_bots)
         pool.start()
         app.state.manager = TableManager(Store(engine), pool, config)
         app.state.manager.start()

@@ -191,8 +191,11 @@ class BotPool:
     ``seed`` fixes the secret the bots' seeds come from (:func:`bot_seed`): random by default.
     """
 
-    def __init__(self, workers: int, bots_per_worker: int = BOTS_PER_WORKER, seed: int | None = None) -> None:
+    def __init__(
+        self, workers: int, bots_per_worker: int = BOTS_PER_WORKER, seed: int | None = None, warm: bool = True
+    ) -> None:
         self.workers = max(1, workers)
+        self.warm = warm
         self.bots_per_worker = max(1, bots_per_worker)
         self.secret = secrets.randbits(64) if seed is None else seed
         self._workers: list[_Worker | None] = [None] * self.workers
@@ -208,7 +211,7 @@ class BotPool:
         worker = self._workers[i]
         if worker is None:
             worker = self._workers[i] = _Worker()
-            if self._started:
+            if self._started and self.warm:
                 self._warm(i, worker)
         return worker
 

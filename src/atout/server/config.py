@@ -31,7 +31,8 @@ class ServerConfig:
 
     ``bot_pause``: seconds a ``random`` or ``rules`` bot waits before it plays, so that people can
     follow (0 in tests). ``leave_timeout``: seconds after a person's last connection closes
-    mid-deal before a ``rules`` bot plays for them. ``bot_workers``: processes that run the bots.
+    mid-deal before a ``rules`` bot plays for them. ``bot_workers``: processes that run the bots;
+    ``warm_bots``: whether they load the bots' kernels as they start (else on first use).
     ``buffer``, ``buffer_bytes``: messages (and their bytes) kept per seat for a reconnecting
     client, during a deal. ``info_delay``: seconds over which changes of the table info are told
     as one message. ``idle_unload``: seconds a table with no connection and nothing to do stays
@@ -45,6 +46,7 @@ class ServerConfig:
     bot_pause: float = 0.7
     leave_timeout: float = 60.0
     bot_workers: int = 2
+    warm_bots: bool = True
     buffer: int = 256
     buffer_bytes: int = 1 << 20
     info_delay: float = 0.05
