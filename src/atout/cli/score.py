@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass
 from typing import IO, Annotated, Any, TextIO
 
 import typer
-from rich.cells import cell_len
 
 from atout.cli.render import bid_label
 from atout.i18n import N_, _
@@ -209,8 +209,8 @@ def _add_row(tally: _Tally, summary: Summary, rows: IO[str]) -> None:
     label = describe(summary)
     row = tally.sheet.add(score(summary), label=label)
     rows.write(f"{label}\t{' '.join(map(str, row.scores))}\n")
-    if cell_len(label) > tally.label_width:
-        tally.label_width = cell_len(label)
+    if _columns(label) > tally.label_width:
+        tally.label_width = _columns(label)
     tally.widest_score = max(tally.widest_score, *map(abs, row.scores))
     tally.widest_total = max(tally.widest_total, *map(abs, row.totals))
 
@@ -279,9 +279,15 @@ def _write_json(rows: IO[str], tally: _Tally, out: TextIO) -> None:
     out.write(f'], "totals": [{", ".join(map(str, tally.sheet.totals))}]}}\n')
 
 
+def _columns(text: str) -> int:
+    """The columns ``text`` takes in a terminal: two for a wide (Japanese, Chinese) sign. Nothing is
+    cached, so that a long session's labels cost no memory once printed."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _pad(text: str, width: int, right: bool = False) -> str:
     """``text`` padded to ``width`` columns of a terminal (a Japanese or Chinese sign takes two)."""
-    room = " " * max(0, width - cell_len(text))
+    room = " " * max(0, width - _columns(text))
     return room + text if right else text + room
 
 
@@ -295,7 +301,7 @@ def _write_table(rows: IO[str], tally: _Tally, out: TextIO) -> None:
     number_width = max(1, len(str(len(tally.sheet))))
     widest = len(_cell(-tally.widest_score, -tally.widest_total))
     seats = [_("Seat {n}").format(n=seat + 1) for seat in range(players)]
-    widths = [max(widest, cell_len(seat)) for seat in seats]
+    widths = [max(widest, _columns(seat)) for seat in seats]
 
     def line(number: str, label: str, cells: list[str]) -> str:
         body = "  ".join(_pad(c, w, right=True) for c, w in zip(cells, widths, strict=True))
