@@ -137,6 +137,82 @@ def _field_to_json(name: str, value: Any, rules: Rules) -> Any:
     return value
 
 
+# ---------------------------------------------------------------------- deltas
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(view: View) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(type(view))
+    if names is None:
+        names = _FIELD_NAMES[type(view)] = tuple(f.name for f in dataclasses.fields(view))
+    return names
+
+
+def view_delta(old: View, new: View) -> dict[str, Any]:
+    """What a client holding ``old``'s wire form needs to hold ``new``'s: the ``events`` new
+    since ``old``, the fields replaced (``set``) and the non-empty list fields that grew at their
+    end (``add``: the items appended). Fields equal in both are absent. Both views must be of one
+    seat in one deal (docs/protocol.md, "Updates").
+
+    >>> from atout.engine.french import FrenchDeal
+    >>> deal = FrenchDeal.new(rng=1)
+    >>> deal.apply(deal.parse("pass"))
+    >>> before = deal.view(3)
+    >>> deal.apply(deal.parse("pass"))
+    >>> delta = view_delta(before, deal.view(3))
+    >>> delta["events"], delta["add"]
+    ([{'kind': 'bid', 'seat': 2, 'bid': 'pass'}], {'bids': [{'seat': 2, 'bid': 'pass'}]})
+    >>> sorted(delta["set"])
+    ['current_player', 'legal_actions']
+    >>> apply_view_delta(view_to_json(before), delta) == view_to_json(deal.view(3))
+    True
+    """
+    if type(old) is not type(new) or old.seat != new.seat:
+        raise ValueError("a delta joins two views of one seat in one game")
+    rules = new.rules
+    changed: dict[str, Any] = {}
+    added: dict[str, Any] = {}
+    events: list[dict[str, Any]] = []
+    for name in _field_names(new):
+        before, after = getattr(old, name), getattr(new, name)
+        if before == after:
+            continue
+        if name == "events":
+            if after[: len(before)] != before:
+                raise ValueError("a seat's events only grow during a deal")
+            events = [event_to_json(e) for e in after[len(before) :]]
+        elif (
+            isinstance(before, tuple)
+            and isinstance(after, tuple)
+            and 0 < len(before) < len(after)
+            and after[: len(before)] == before
+        ):
+            added[name] = _field_to_json(name, after[len(before) :], rules)
+        else:
+            changed[name] = _field_to_json(name, after, rules)
+    return {"events": events, "set": changed, "add": added}
+
+
+def apply_view_delta(view: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+    """The wire form of a view after an update (:func:`view_delta`'s members): a new object,
+    ``view`` untouched. Raises :class:`WireError` for an update that does not fit the view."""
+    out = dict(view)
+    changed, added, events = update.get("set", {}), update.get("add", {}), update.get("events", [])
+    if not isinstance(changed, Mapping) or not isinstance(added, Mapping) or not isinstance(events, list):
+        raise WireError("update", "set and add must be objects, events a list")
+    out.update(changed)
+    for name, items in added.items():
+        current = out.get(name)
+        if not isinstance(current, list) or not isinstance(items, list):
+            raise WireError(f"add.{name}", "only a list grows, by a list of items")
+        out[name] = current + items
+    current_events = out.get("events")
+    if not isinstance(current_events, list):
+        raise WireError("events", "the view holds no list of events")
+    out["events"] = current_events + events
+    return out
+
+
 # ---------------------------------------------------------------------- reading
 def view_from_json(data: object) -> View:
     """Read a view's wire form back; :class:`WireError` names the first bad field."""
@@ -371,10 +447,12 @@ __all__ = [
     "View",
     "WireError",
     "action_to_json",
+    "apply_view_delta",
     "cards_from_json",
     "cards_to_json",
     "event_from_json",
     "event_to_json",
+    "view_delta",
     "view_from_json",
     "view_to_json",
 ]
