@@ -224,7 +224,7 @@ async def create_table(body: CreateBody, request: Request) -> dict[str, Any]:
 @router.get("/tables/{table_id}")
 async def table_info(table_id: str, request: Request) -> dict[str, Any]:
     """The public table info."""
-    async with _manager(request).use(table_id) as table, table.lock:
+    async with _manager(request).use(table_id) as table:
         return table.info()
 
 
@@ -248,8 +248,7 @@ async def change_seat(
     by that person, or by the host once its holder has left."""
     async with _manager(request).use(table_id) as table:
         await table.set_seat(_bearer(authorization), seat, body.kind, body.bot)
-        async with table.lock:
-            return table.info()
+        return table.info()
 
 
 @router.post("/tables/{table_id}/next")
@@ -259,5 +258,4 @@ async def next_deal(
     """Deal the next deal (a rematch), the dealer passing on."""
     async with _manager(request).use(table_id) as table:
         await table.next_deal(_bearer(authorization))
-        async with table.lock:
-            return table.info()
+        return table.info()
