@@ -21,7 +21,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -34,6 +34,7 @@ from atout.server.config import ServerConfig
 from atout.server.db import open_database
 from atout.server.gcstats import GcStats, freeze_startup
 from atout.server.manager import TableManager
+from atout.server.metrics import Metrics, SentCounter, database_health
 from atout.server.store import Store
 from atout.server.tables import TableError
 
@@ -159,6 +160,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         pool.start()
         app.state.manager = TableManager(Store(engine), pool, config)
         app.state.manager.start()
+        app.state.metrics.watch(app.state.manager)
         app.state.gc = GcStats()
         freeze_startup()  # what the start made lives as long as the server: out of the collector
         app.state.gc.start()
@@ -176,7 +178,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         lifespan=lifespan,
     )
 
+    app.state.metrics = Metrics()
     app.add_middleware(BodyGuard)
+    app.add_middleware(SentCounter, metrics=app.state.metrics)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
@@ -218,17 +222,27 @@ def create_app(config: ServerConfig) -> FastAPI:
         return refusal(500, "the server failed on this request; the failure is in its log")
 
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, Any]:
-        """The server is up: its live tables and connections, whether its bot workers are still
-        loading their kernels, and its full collections' pauses."""
+    async def healthz(request: Request) -> JSONResponse:
+        """The server is up and its database answers (else 503, ``ok`` false): its live tables
+        and connections, whether its bot workers are still loading their kernels, and its full
+        collections' pauses."""
         manager: TableManager = request.app.state.manager
-        return {
-            "ok": True,
+        database = await database_health(manager.store.engine)
+        body = {
+            "ok": database["reachable"],
+            "database": database,
             "bots_warming": manager.pool.warming,
             "live_tables": len(manager.tables),
             "connections": sum(len(t.connections) for t in manager.tables.values()),
             "gc": request.app.state.gc.report(),
         }
+        return JSONResponse(body, status_code=200 if database["reachable"] else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        """The server's metrics for Prometheus (docs/deploy.md)."""
+        content, content_type = request.app.state.metrics.exposition(request.headers.get("accept", ""))
+        return Response(content, media_type=content_type)
 
     @app.get("/i18n/{language}.json", include_in_schema=False)
     async def page_words(language: str) -> JSONResponse:
