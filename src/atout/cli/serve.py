@@ -1,15 +1,40 @@
-"""``atout serve``: the browser game (the server is imported only when this command runs)."""
+"""``atout serve``: the browser game (the server is imported only when this command runs).
+
+On SQLite it is one process. On PostgreSQL every server process is a worker of one server with
+the others on the same database, on this machine or others (docs/server.md, "Several workers and
+machines"): it listens on the public ``--host``/``--port`` and on an internal address of its own,
+which it registers for the other workers to relay to. ``--workers N`` runs N of them here, all
+accepting on the one public port (``SO_REUSEPORT``), under a parent that forwards Ctrl+C and
+SIGTERM to them and restarts one that died.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import errno
+import os
+import signal
 import socket
+import sys
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from atout.cli.common import fail
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+
+    from atout.server.config import ServerConfig
+
+RESTART_DELAY = 1.0
+"""Seconds before a worker that died is started again (longer when it keeps dying at once)."""
+STOP_TIMEOUT = 20.0
+"""Seconds the workers have to stop after Ctrl+C or SIGTERM before they are killed."""
+WILDCARDS = ("0.0.0.0", "::", "")
 
 
 def serve_command(
@@ -61,6 +86,23 @@ def serve_command(
         float,
         typer.Option("--idle-unload", help="Seconds an idle table (nobody connected) stays in memory."),
     ] = 60.0,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            help="Worker processes serving the one --port (PostgreSQL only): each owns some tables "
+            "and relays the others' requests. Default: this process alone.",
+        ),
+    ] = None,
+    advertise: Annotated[
+        str | None,
+        typer.Option(
+            "--advertise",
+            metavar="HOST",
+            help="The address other machines reach this one by (PostgreSQL only). "
+            "Default: --host, or 127.0.0.1 when --host listens everywhere.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the browser game: tables against bots and friends, kept in a database."""
     if min(bot_pause, leave_timeout, idle_unload) < 0 or bot_workers < 1 or not 0 < port < 65536:
@@ -68,6 +110,10 @@ def serve_command(
             "--bot-pause, --leave-timeout and --idle-unload must be 0 or more, --bot-workers 1 or more, "
             "--port 1 to 65535"
         )
+    if workers is not None and not 1 <= workers <= 64:
+        fail("--workers must be 1 to 64")
+    if advertise is not None and (not advertise.strip() or any(c in advertise for c in " /@?#")):
+        fail(f"--advertise {advertise!r}: give a host name or an address, e.g. --advertise 10.0.0.5")
     from atout.server.origins import canonical_origin
 
     try:
@@ -81,6 +127,12 @@ def serve_command(
     from atout.server.db import open_database
 
     url = db or sqlite_url(default_db_path())
+    postgres = _is_postgres(url)
+    if workers is not None and workers > 1 and not postgres:
+        fail(
+            f"--workers {workers} needs a PostgreSQL database (--db postgresql+psycopg://...): "
+            "a SQLite file is served by one process"
+        )
     try:
         open_database(url).dispose()  # a bad URL or an unreachable database: one clear line
     except ValueError as exc:
@@ -103,10 +155,157 @@ def serve_command(
         deals_file=None if deals is None else str(deals),
     )
     _check_free(host, port)
-    for line in _greeting(host, port, url, db is None):
+    lines = _greeting(host, port, url, db is None)
+    if postgres:
+        shown = advertise or ("127.0.0.1" if host in WILDCARDS else host)
+        count = "1 worker process" if workers is None else f"{workers} worker processes"
+        lines.insert(
+            2, f"atout: {count} here, reached by the others as {shown}; more join with the same --db"
+        )
+    for line in lines:
         typer.echo(line, err=True)
+    if not postgres:
+        # a client message is at most 4,096 characters: a frame beyond 16 KiB is refused unread
+        uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws_max_size=1 << 14)
+        return
+    worker = WorkerSettings(config, host, port, advertise, shared_port=workers is not None)
+    if workers is None:
+        run_worker(worker)
+    else:
+        supervise(workers, worker)
+
+
+def _is_postgres(url: str) -> bool:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).get_backend_name() == "postgresql"
+    except Exception:  # not a URL: open_database says so in one line
+        return False
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerSettings:
+    """What a worker process is started with: the server's settings, where to listen, the
+    address the others reach it by, and whether its public port is shared with other workers."""
+
+    config: ServerConfig
+    host: str
+    port: int
+    advertise: str | None = None
+    shared_port: bool = False
+
+
+def _listen(host: str, port: int, shared: bool) -> socket.socket:
+    """A listening TCP socket; ``shared``: other processes may listen on the same port
+    (``SO_REUSEPORT``: the kernel spreads the connections over them)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if shared:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(address)
+    sock.listen(2048)
+    return sock
+
+
+def run_worker(settings: WorkerSettings) -> None:
+    """Serve as one worker: the public address, and an internal one (a free port) that the
+    other workers relay to, registered in the database by the app as it starts."""
+    import uvicorn
+
+    from atout.server.app import create_app
+
+    public = _listen(settings.host, settings.port, settings.shared_port)
+    internal = _listen(settings.host, 0, False)
+    advertised = settings.advertise or ("127.0.0.1" if settings.host in WILDCARDS else settings.host)
+    shown = f"[{advertised}]" if ":" in advertised else advertised
+    address = f"{shown}:{internal.getsockname()[1]}"
+    config = dataclasses.replace(settings.config, internal_address=address)
+    app = create_app(config)
     # a client message is at most 4,096 characters: a frame beyond 16 KiB is refused unread
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws_max_size=1 << 14)
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", ws_max_size=1 << 14, timeout_graceful_shutdown=5)
+    )
+    server.run(sockets=[public, internal])
+
+
+def _worker_process(settings: WorkerSettings, parent: int) -> None:
+    """A supervised worker: in a process group of its own (Ctrl+C reaches the parent, which
+    forwards it), and stopped when the parent dies."""
+    os.setpgrp()
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        return
+    run_worker(settings)
+
+
+def supervise(count: int, settings: WorkerSettings) -> None:
+    """Run ``count`` workers until Ctrl+C or SIGTERM, which they are sent in turn; a worker that
+    dies is started again after :data:`RESTART_DELAY` (so that a ``kill -9`` costs only its
+    connections)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    stopping: list[int] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        stopping.append(signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
+    def start(i: int) -> BaseProcess:
+        process = context.Process(
+            target=_worker_process, args=(settings, os.getpid()), name=f"atout worker {i + 1}"
+        )
+        process.start()
+        return process
+
+    processes: list[BaseProcess | None] = [start(i) for i in range(count)]
+    started = [time.monotonic()] * count
+    due = [0.0] * count
+    while not stopping:
+        time.sleep(0.1)
+        now = time.monotonic()
+        for i, process in enumerate(processes):
+            if process is not None and process.exitcode is not None and not stopping:
+                quick = now - started[i] < 5.0  # it died as it started: do not spin
+                due[i] = now + (10 * RESTART_DELAY if quick else RESTART_DELAY)
+                typer.echo(
+                    f"atout: worker {i + 1} (process {process.pid}) stopped ({_ended(process.exitcode)}); "
+                    f"it starts again in {due[i] - now:.0f} s",
+                    err=True,
+                )
+                processes[i] = None
+            if processes[i] is None and now >= due[i] and not stopping:
+                processes[i], started[i] = start(i), now
+    for process in processes:
+        if process is not None and process.pid is not None and process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGTERM)
+    end = time.monotonic() + STOP_TIMEOUT
+    for process in processes:
+        if process is not None:
+            process.join(max(0.0, end - time.monotonic()))
+            if process.exitcode is None:
+                process.kill()
+                process.join()
+
+
+def _ended(exitcode: int) -> str:
+    """How a process ended, in words."""
+    if exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit status {exitcode}"
 
 
 def _check_free(host: str, port: int) -> None:

@@ -39,7 +39,9 @@ class ServerConfig:
     in memory. ``deals_file``: prepared deals (:mod:`atout.server.prepared`). ``limits``: what one
     connection may cost (:class:`atout.server.connection.Limits`). ``allowed_origins``: the pages
     (``scheme://host[:port]``) besides the server's own that may open a table's websocket
-    (:func:`atout.server.origins.origin_allowed`).
+    (:func:`atout.server.origins.origin_allowed`). ``internal_address``: ``host:port`` where the
+    other workers on the same PostgreSQL database reach this one (:mod:`atout.server.relay`);
+    ``None`` for a server alone.
     """
 
     db_url: str
@@ -54,3 +56,4 @@ class ServerConfig:
     deals_file: str | None = None
     limits: Limits = field(default_factory=Limits)
     allowed_origins: frozenset[str] = frozenset()
+    internal_address: str | None = None

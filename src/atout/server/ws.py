@@ -4,7 +4,9 @@ Every client message is checked before anything happens: a text frame of JSON, a
 known ``type`` and well-typed fields, else an ``error`` (``bad_message``) and nothing changes.
 The first message must be ``hello``. A sender task writes the connection's bounded outbox in
 order, so that a slow browser never holds a table's lock; a client that does not read, or that
-sends far more than a page does, is closed (:mod:`atout.server.connection`).
+sends far more than a page does, is closed (:mod:`atout.server.connection`). A table this worker
+cannot serve now (its database unreachable, the table changing hands) is answered ``server_error``
+and closed with 1012, "try again": the page reconnects (:mod:`atout.server.relay`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from atout import jsonio
 from atout.server.connection import Connection
-from atout.server.manager import TableManager
+from atout.server.manager import CLOSE_TRY_AGAIN, TableManager
 from atout.server.origins import origin_allowed
 from atout.server.streams import encode
 from atout.server.tables import MessageError, Table, TableError
@@ -136,11 +138,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         try:
             table = await stack.enter_async_context(manager.use(table_id))
         except TableError as exc:
-            code = "no_table" if exc.status == 404 else "server_error"
+            missing = exc.status == 404
+            code = "no_table" if missing else "server_error"
             refusal = {"type": "error", "seq": None, "code": code, "message": exc.message, "rule": None}
             with contextlib.suppress(Exception):
                 await websocket.send_text(encode(refusal))
-                await websocket.close(code=CLOSE_NO_TABLE)
+                await websocket.close(code=CLOSE_NO_TABLE if missing else CLOSE_TRY_AGAIN)
             return
         conn = Connection(manager.config.limits)
         sender = asyncio.create_task(_send_loop(websocket, conn))
