@@ -2,6 +2,7 @@
 // ?fixture=NAME), keeps this browser's seat token, draws what the server sends and sends back
 // the player's actions as their words. Every legal move comes from view.legal_actions.
 
+import { applyUpdate } from "./delta.js";
 import { closeDialog, followDeal, showChooseSeat, showDealOver, showPreviousTrick, showScores } from "./dialogs.js";
 import { api, TableSocket } from "./net.js";
 import { classify, connected, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
@@ -22,7 +23,10 @@ export const state = {
   seat: null,
   token: null,
   table: null,
-  view: null,
+  view: null, // the view drawn, which may lag behind the server's at the table's pace
+  serverView: null, // the seat's view as the server holds it now: the last state, and every update since
+  serverSeq: null,
+  resyncing: false, // an update did not fit: the updates wait for the state asked for
   seq: null,
   dealNo: null,
   totals: null,
@@ -126,14 +130,47 @@ function dwell(before, msg) {
   return 0;
 }
 
+/** The server's view after a state or an update, applied on receipt and in order (the view drawn
+ * follows later); a window event "atout:view" tells it, with its seq. */
+function holdServerView(view, seq) {
+  state.serverView = view;
+  state.serverSeq = seq;
+  window.dispatchEvent(new CustomEvent("atout:view", { detail: { seq, view } }));
+}
+
+/** An update that does not fit the view held (or comes after a gap): ask once for a full state.
+ * Should the connection drop meanwhile, the hello says no seq, and so brings a state too. */
+function askResync() {
+  state.serverView = null;
+  if (state.resyncing) return;
+  state.resyncing = true;
+  state.socket?.send({ type: "resync" });
+}
+
+/** An update carries the seat's whole view (older servers) or what changed since the previous one:
+ * the full view either way, or null when it cannot be had from what the page holds. */
+function viewOfUpdate(msg) {
+  if (msg.view) return msg.view;
+  if (state.resyncing || state.serverView === null || msg.seq !== state.serverSeq + 1) return null;
+  return applyUpdate(state.serverView, msg);
+}
+
 /** Every server message comes here: updates (and the end of the deal) wait their turn to be
- * drawn at the table's pace; a full state is drawn at once. */
+ * drawn at the table's pace, each carrying the full view it leads to; a full state is drawn at once. */
 function receive(msg) {
   if (msg.type === "state") {
+    state.resyncing = false;
+    holdServerView(msg.view ?? null, msg.seq ?? null);
     pacer.queue = [];
     pacer.readyAt = 0;
     clearTimeout(pacer.timer);
     return onMessage(msg);
+  }
+  if (msg.type === "update") {
+    const view = viewOfUpdate(msg);
+    if (!view) return askResync();
+    msg.view = view;
+    holdServerView(view, msg.seq ?? null);
   }
   if (msg.type === "update" || msg.type === "deal_over") {
     pacer.queue.push(msg);
@@ -584,6 +621,7 @@ function start() {
       $("conn").dataset.state = s;
       state.conn = s;
       if (s !== "online") state.synced = false;
+      else if (state.resyncing) state.socket.lastSeq = null; // the answer to a resync may have been lost
       render();
     },
   });
