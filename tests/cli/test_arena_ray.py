@@ -1,21 +1,26 @@
 """``atout arena --ray ADDRESS``: the deals over a real local Ray cluster give the very report of a
-local run. Skipped when ray is not installed, except under ``CI=true``, where it must run."""
+run over local processes (``--workers``). Skipped when ray is not installed, except under
+``CI=true``, where it must run."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
 BIN = Path(sys.executable).parent
 TIMINGS = ("seconds", "ray", "workers")
+RAY_STARTED = "Ray runtime started"
 
 
 def _need_ray() -> None:
@@ -34,23 +39,45 @@ def _free_port() -> int:
         return port
 
 
+def _watch(stream: IO[str], lines: list[str], started: threading.Event) -> None:
+    """Keep the output of ``ray start`` (the pipe never fills) and tell when the head is up."""
+    for line in stream:
+        lines.append(line)
+        if RAY_STARTED in line:
+            started.set()
+    started.set()  # the command ended: the caller finds out how
+
+
 @pytest.fixture(scope="module")
-def ray_head() -> Iterator[str]:
-    """A local Ray head with 2 CPUs for this module's tests; ``ray stop`` afterwards."""
+def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A local Ray head with 2 CPUs of its own for this module's tests (its own port and folder,
+    in a process group of its own that is ended afterwards: other clusters on the machine live on)."""
     port = _free_port()
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    temp = tmp_path_factory.mktemp("ray")
     command = [
         str(BIN / "ray"),
-        *("start", "--head", f"--port={port}", "--num-cpus=2"),
+        *("start", "--head", f"--port={port}", "--num-cpus=2", f"--temp-dir={temp}", "--block"),
         *("--include-dashboard=false", "--disable-usage-stats"),
     ]
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    head = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
+    )
+    lines: list[str] = []
+    started = threading.Event()
+    assert head.stdout is not None
+    threading.Thread(target=_watch, args=(head.stdout, lines, started), daemon=True).start()
     try:
-        started = subprocess.run(command, capture_output=True, text=True, timeout=180, env=env)
-        if started.returncode != 0:
-            pytest.fail(f"ray start failed ({started.returncode}): {started.stderr[-3000:]}")
+        if not started.wait(timeout=180) or not any(RAY_STARTED in line for line in lines):
+            pytest.fail(f"ray start failed ({head.poll()}): {''.join(lines)[-3000:]}")
         yield f"127.0.0.1:{port}"
     finally:
-        subprocess.run([str(BIN / "ray"), "stop"], capture_output=True, timeout=180, env=env)
+        head.terminate()  # the head drains and stops what it started
+        try:
+            head.wait(timeout=60)
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # anything of its group that outlived it
+                os.killpg(head.pid, signal.SIGKILL)
 
 
 def _arena(*args: str) -> dict[str, Any]:
@@ -69,20 +96,36 @@ def _figures(report: dict[str, Any]) -> dict[str, Any]:
     return figures
 
 
-@pytest.mark.parametrize("track", ["full", "cardplay"])
-def test_ray_gives_the_local_report(track: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+# Over the 2-CPU head, 40 deals go in 20 chunks of 2 (the local processes take 2 at a time too) and
+# the expert's 16 deals in 16 chunks of 1: both ways gather the results out of order.
+MATCHES = {
+    "rules-random-3p": ("--candidate", "rules", "--baseline", "random", "--reference", "random", "-p", "3"),
+    "rules-random-cardplay": (
+        *("--candidate", "rules", "--baseline", "random", "--reference", "random"),
+        *("-p", "5", "--track", "cardplay"),
+    ),
+    "expert-rules": ("--candidate", "expert:fast", "--baseline", "rules", "--reference", "rules", "-p", "4"),
+}
+DEALS = {"rules-random-3p": 40, "rules-random-cardplay": 40, "expert-rules": 16}
+
+
+@pytest.mark.parametrize("match", list(MATCHES))
+def test_ray_gives_the_report_of_local_processes(
+    match: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     _need_ray()
     ray_head: str = request.getfixturevalue("ray_head")
-    args = ("--candidate", "rules", "--baseline", "random", "--reference", "random")
-    args += ("--deals", "3", "-p", "3", "--seed", "7", "--track", track)
+    deals = DEALS[match]
+    args = (*MATCHES[match], "--deals", str(deals), "--seed", "7")
     on_ray = _arena(*args, "--ray", ray_head, "--save-dir", str(tmp_path / "ray"))
-    local = _arena(*args, "--save-dir", str(tmp_path / "local"))
-    assert on_ray["ray"] == ray_head and local["ray"] is None
+    local = _arena(*args, "--workers", "2", "--save-dir", str(tmp_path / "local"))
+    assert on_ray["ray"] == ray_head and local["ray"] is None and local["workers"] == 2
     assert _figures(on_ray) == _figures(local)
-    assert on_ray["deals"] == 3 and on_ray["track"] == track
+    assert on_ray["deals"] == deals and on_ray["games_played"] == local["games_played"] > 2 * deals
     # the records are written by the driver, the same files with the same games
     files = sorted(p.name for p in (tmp_path / "ray").iterdir())
-    assert len(files) == 3 * 3 * 2
+    assert len(files) == on_ray["games_played"]
+    assert files == sorted(p.name for p in (tmp_path / "local").iterdir())
     for name in files:
         ray_text = (tmp_path / "ray" / name).read_text(encoding="utf-8")
         assert ray_text == (tmp_path / "local" / name).read_text(encoding="utf-8")
