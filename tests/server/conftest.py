@@ -29,6 +29,7 @@ from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
 from atout.cards import NAMES
+from atout.engine.wire import apply_view_delta
 from atout.games import Deal, deal_from_dealt
 from atout.games.fairness import knowable, scan_card_names
 from atout.rules import Rules
@@ -46,17 +47,27 @@ def free_port() -> int:
 
 
 class SeatClient:
-    """One websocket client; every message it receives is kept in ``received``."""
+    """One websocket client; every message it receives is kept in ``received``. It holds its
+    seat's view as a page does: the full view of each ``state``, then each ``update``'s delta
+    applied (:func:`atout.engine.wire.apply_view_delta`), which it puts on the update as
+    ``view`` for the tests to read."""
 
     def __init__(self, ws: ClientConnection, seat: int | None, stack: contextlib.ExitStack) -> None:
         self.ws, self.seat, self.stack = ws, seat, stack
         self.received: list[Message] = []
+        self.view: Message | None = None
 
     def send(self, message: Message | str) -> None:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     def recv(self, timeout: float = 10.0) -> Message:
         message: Message = json.loads(self.ws.recv(timeout=timeout))
+        if message["type"] == "state":
+            self.view = message.get("view")
+        elif message["type"] == "update":
+            assert "view" not in message, "an update carries what changed, not the whole view"
+            assert self.view is not None, "an update came before any state"
+            self.view = message["view"] = apply_view_delta(self.view, message)
         self.received.append(message)
         return message
 
@@ -180,11 +191,19 @@ class ServerProcess:
 
     # -------------------------------------------------------------- websockets
     def connect(
-        self, table_id: str, token: str | None, seat: int | None, last_seq: int | None = None
+        self,
+        table_id: str,
+        token: str | None,
+        seat: int | None,
+        last_seq: int | None = None,
+        view: Message | None = None,
     ) -> SeatClient:
+        """A client at a seat (or watching); one that comes back with ``last_seq`` brings the
+        ``view`` it held then, as a page does."""
         stack = contextlib.ExitStack()
         ws = stack.enter_context(connect(f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}", open_timeout=10))
         client = SeatClient(ws, seat, stack)
+        client.view = view
         client.send({"type": "hello", "token": token, "last_seq": last_seq})
         return client
 

@@ -217,7 +217,7 @@ def test_reconnect_with_last_seq_gets_the_gap(server: Any) -> None:
         time.sleep(0.1)
     time.sleep(0.3)
     now = server.seat_seq(table_id, 0)
-    back = server.connect(table_id, token, 0, last_seq=mine["seq"])
+    back = server.connect(table_id, token, 0, last_seq=mine["seq"], view=mine["view"])
     got = [m for m in back.drain(0.5) if m["type"] in ("update", "state", "deal_over")]
     updates = [m for m in got if m["type"] == "update"]
     assert [m["type"] for m in got if m["type"] == "state"] == []

@@ -11,9 +11,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from atout.engine.wire import apply_view_delta
 from atout.games import new_deal
 from atout.presets import rules_for
 from atout.rules import Rules
@@ -69,6 +71,7 @@ def test_quick_bots_wait_the_pause(tmp_path: Path) -> None:
         conn = Connection()
         await table.hello(conn, token, None)
         times: list[float] = []
+        view: dict[str, Any] | None = None
         end = time.monotonic() + 20
         while len(times) < 4 and time.monotonic() < end:
             message = json.loads(await asyncio.wait_for(conn.next_text(), 20) or "{}")
@@ -80,9 +83,12 @@ def test_quick_bots_wait_the_pause(tmp_path: Path) -> None:
                 assert len(actions) >= table.version - record.deals[-1].seq, "told before committed"
                 if actions[-1][1] != 0:
                     times.append(arrived)
-            if message.get("view") and message["view"]["current_player"] == 0:
-                legal = message["view"]["legal_actions"]
-                await table.act(conn, message["seq"], legal[-1])
+            if message.get("type") == "state":
+                view = message["view"]
+            elif message.get("type") == "update":
+                view = apply_view_delta(view, message)
+            if message.get("type") in ("state", "update") and view and view["current_player"] == 0:
+                await table.act(conn, message["seq"], view["legal_actions"][-1])
         await manager.close()
         pool.close()
         engine.dispose()
@@ -129,8 +135,8 @@ def test_under_ci_the_postgresql_tests_fail_without_a_server() -> None:
 
 
 def test_a_busy_table_does_not_hold_up_another(tmp_path: Path) -> None:
-    """Each table has its own lock: while one table is busy (its lock held), another table's
-    person acts and is told at once."""
+    """Each table is its own actor: while one table is busy (a request of its own that does not
+    end), another table's person acts and is told at once."""
 
     async def run() -> tuple[int, int]:
         engine = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
@@ -143,15 +149,19 @@ def test_a_busy_table_does_not_hold_up_another(tmp_path: Path) -> None:
             other = await table.claim(1, "Bob")
             tables.append((table, {0: token, 1: other}))
         (busy, _), (free, tokens) = tables
-        async with busy.lock:
-            assert free.deal is not None
-            seat = free.deal.current_player
-            conn = Connection()
-            await asyncio.wait_for(free.hello(conn, tokens[seat], None), 2)
-            before = free.version
-            words = free.deal.action_name(free.deal.legal_actions()[0])
-            await asyncio.wait_for(free.act(conn, free.streams[seat].seq, words), 2)
-            after = free.version
+        stuck = asyncio.Event()
+        busy._post(stuck.wait)
+        await asyncio.sleep(0)
+        assert busy.busy
+        assert free.deal is not None
+        seat = free.deal.current_player
+        conn = Connection()
+        await asyncio.wait_for(free.hello(conn, tokens[seat], None), 2)
+        before = free.version
+        words = free.deal.action_name(free.deal.legal_actions()[0])
+        await asyncio.wait_for(free.act(conn, free.streams[seat].seq, words), 2)
+        after = free.version
+        stuck.set()
         await manager.close()
         engine.dispose()
         return before, after

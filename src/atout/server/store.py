@@ -1,8 +1,11 @@
-"""The log of every table, written and read back (synchronous: the table manager calls it in a
-worker thread, so that the event loop never waits on the database).
+"""The log of every table, written and read back.
 
 Nothing is updated in place but a table's state, its seats and a deal's end: actions are
-appended, each in its own committed transaction, before anyone hears of them.
+appended and committed before anyone hears of them. A table's changes are :class:`Write` s made
+by the functions below (:func:`append_action`, :func:`start_deal`, :func:`end_deal`,
+:func:`save_seat`) and committed by :meth:`Store.commit` through the group-commit writer
+(:mod:`atout.server.writer`); reading a table back and creating one are synchronous (the table
+manager calls them in a worker thread, so that the event loop never waits on the database).
 """
 
 from __future__ import annotations
@@ -11,12 +14,16 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
-from atout.server.db import ActionRow, DealRow, SeatRow, TableRow, now
+from atout.server.db import ActionRow, Base, DealRow, SeatRow, TableRow, now
+from atout.server.writer import CommitObserver, LogWriter, Write
+
+ACTIONS, DEALS, SEATS, TABLES = (
+    Base.metadata.tables[name] for name in ("actions", "deals", "seats", "tables")
+)
 
 
 @dataclass
@@ -60,10 +67,19 @@ class TableRecord:
 
 
 class Store:
-    """The server's database, table by table."""
+    """The server's database, table by table: its writes grouped by one :class:`LogWriter`."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, on_commit: CommitObserver | None = None) -> None:
         self.engine = engine
+        self.writer = LogWriter(engine, on_commit=on_commit)
+
+    async def commit(self, write: Write) -> None:
+        """Commit one change (grouped with other tables'); raises what the database raised."""
+        await self.writer.write(write)
+
+    def close(self) -> None:
+        """Stop the writer once the writes queued are committed."""
+        self.writer.close()
 
     def create_table(self, record: TableRecord) -> None:
         """A new table and its seats."""
@@ -81,55 +97,6 @@ class Store:
             session.flush()
             for s in record.seats:
                 session.add(_seat_row(record.id, s))
-
-    def save_seat(self, table_id: str, seat: SeatRecord) -> None:
-        """A seat's new kind, name, bot, token hash or departure."""
-        with Session(self.engine) as session, session.begin():
-            row = session.get(SeatRow, (table_id, seat.seat))
-            if row is None:
-                session.add(_seat_row(table_id, seat))
-                return
-            row.kind, row.name, row.bot = seat.kind, seat.name, seat.bot
-            row.token_hash, row.left_at = seat.token_hash, seat.left_at
-
-    def start_deal(self, table_id: str, deal: DealRecord) -> None:
-        """A new deal dealt (the table is then playing)."""
-        with Session(self.engine) as session, session.begin():
-            session.add(
-                DealRow(
-                    table_id=table_id,
-                    deal_no=deal.deal_no,
-                    dealer=deal.dealer,
-                    dealt_json=json.dumps(deal.dealt),
-                    seq=deal.seq,
-                    seat_seqs_json=None if deal.seat_seqs is None else json.dumps(deal.seat_seqs),
-                    started_at=now(),
-                )
-            )
-            _set_state(session, table_id, "playing")
-
-    def append_action(self, table_id: str, deal_no: int, seq: int, seat: int, action: str) -> None:
-        """One action, committed. Writing the same action again is a no-op (a retry after a
-        commit whose answer was lost); another action at that number is an error."""
-        try:
-            with Session(self.engine) as session, session.begin():
-                session.add(
-                    ActionRow(table_id=table_id, deal_no=deal_no, seq=seq, seat=seat, action=action, at=now())
-                )
-        except IntegrityError:
-            with Session(self.engine) as session:
-                row = session.get(ActionRow, (table_id, seq))
-                if row is None or (row.deal_no, row.seat, row.action) != (deal_no, seat, action):
-                    raise
-
-    def end_deal(self, table_id: str, deal_no: int, scores: list[int], outcome: str) -> None:
-        """A deal's scores and outcome once it is over (the table is then between deals)."""
-        with Session(self.engine) as session, session.begin():
-            row = session.get(DealRow, (table_id, deal_no))
-            if row is None:  # pragma: no cover - the deal was stored when dealt
-                raise KeyError(deal_no)
-            row.scores_json, row.outcome, row.ended_at = json.dumps(scores), outcome, now()
-            _set_state(session, table_id, "between_deals")
 
     def load(self, table_id: str) -> TableRecord | None:
         """A table with its seats, deals and actions; ``None`` if there is none of that id."""
@@ -184,8 +151,95 @@ def _seat_row(table_id: str, s: SeatRecord) -> SeatRow:
     )
 
 
-def _set_state(session: Session, table_id: str, state: str) -> None:
-    table = session.get(TableRow, table_id)
-    if table is None:  # pragma: no cover - the table was stored when created
-        raise KeyError(table_id)
-    table.state = state
+def _set_state(connection: Connection, table_id: str, state: str) -> None:
+    connection.execute(update(TABLES).where(TABLES.c.id == table_id).values(state=state))
+
+
+# ---------------------------------------------------------------------- the writes
+def append_action(table_id: str, deal_no: int, seq: int, seat: int, action: str) -> Write:
+    """One action at its sequence number. Writing the same action again is no change (a retry
+    after a commit whose answer was lost); another action at that number is refused."""
+
+    def run(connection: Connection) -> None:
+        connection.execute(
+            insert(ACTIONS),
+            {
+                "table_id": table_id,
+                "seq": seq,
+                "deal_no": deal_no,
+                "seat": seat,
+                "action": action,
+                "at": now(),
+            },
+        )
+
+    def already(connection: Connection) -> bool:
+        row = connection.execute(
+            select(ACTIONS.c.deal_no, ACTIONS.c.seat, ACTIONS.c.action).where(
+                ACTIONS.c.table_id == table_id, ACTIONS.c.seq == seq
+            )
+        ).first()
+        return row is not None and tuple(row) == (deal_no, seat, action)
+
+    return Write(run, already, "append_action")
+
+
+def start_deal(table_id: str, deal: DealRecord) -> Write:
+    """A new deal dealt (the table is then playing)."""
+
+    def run(connection: Connection) -> None:
+        connection.execute(
+            insert(DEALS),
+            {
+                "table_id": table_id,
+                "deal_no": deal.deal_no,
+                "dealer": deal.dealer,
+                "dealt_json": json.dumps(deal.dealt),
+                "seq": deal.seq,
+                "seat_seqs_json": None if deal.seat_seqs is None else json.dumps(deal.seat_seqs),
+                "started_at": now(),
+            },
+        )
+        _set_state(connection, table_id, "playing")
+
+    def already(connection: Connection) -> bool:
+        row = connection.execute(
+            select(DEALS.c.dealt_json).where(DEALS.c.table_id == table_id, DEALS.c.deal_no == deal.deal_no)
+        ).first()
+        return row is not None and row[0] == json.dumps(deal.dealt)
+
+    return Write(run, already, "start_deal")
+
+
+def end_deal(table_id: str, deal_no: int, scores: list[int], outcome: str) -> Write:
+    """A deal's scores and outcome once it is over (the table is then between deals)."""
+
+    def run(connection: Connection) -> None:
+        connection.execute(
+            update(DEALS)
+            .where(DEALS.c.table_id == table_id, DEALS.c.deal_no == deal_no)
+            .values(scores_json=json.dumps(scores), outcome=outcome, ended_at=now())
+        )
+        _set_state(connection, table_id, "between_deals")
+
+    return Write(run, None, "end_deal")
+
+
+def save_seat(table_id: str, seat: SeatRecord) -> Write:
+    """A seat's new kind, name, bot, token hash or departure."""
+    values = {
+        "kind": seat.kind,
+        "name": seat.name,
+        "bot": seat.bot,
+        "token_hash": seat.token_hash,
+        "left_at": seat.left_at,
+    }
+
+    def run(connection: Connection) -> None:
+        changed = connection.execute(
+            update(SEATS).where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat).values(**values)
+        )
+        if changed.rowcount == 0:
+            connection.execute(insert(SEATS), {"table_id": table_id, "seat": seat.seat, **values})
+
+    return Write(run, None, "save_seat")

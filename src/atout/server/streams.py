@@ -3,8 +3,10 @@ moves only when that seat's view changes (docs/server.md, docs/protocol.md).
 
 A step another seat takes in secret (declining a poignée, choosing the trumps it shows) leaves
 this seat's view as it was, so it sends nothing and numbers nothing: the stream of a seat is a
-function of the views of that seat alone. Each stream keeps its recent messages, encoded, for a
-client that comes back with the last number it saw; they are dropped when a deal ends.
+function of the views of that seat alone. An update carries what changed in the view (a delta,
+:func:`atout.engine.wire.view_delta`), the full view travels only in a ``state``. Each stream keeps
+its recent messages, encoded, for a client that comes back with the last number it saw (it holds
+the view they apply to); they are dropped when a deal ends.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 from collections import deque
 from typing import Any
 
+from atout.engine.wire import view_delta
 from atout.games import View
 
 Message = dict[str, Any]
@@ -24,14 +27,13 @@ def encode(message: Message) -> str:
 
 
 class SeatStream:
-    """One seat's sequence number, its last view, the events it was told, and its buffer."""
+    """One seat's sequence number, its last view, and its buffer."""
 
     def __init__(self, seq: int, buffer_messages: int, buffer_bytes: int) -> None:
         self.seq = seq
         self.deal_seq = seq
         """The number of the ``state`` that began the current deal for this seat."""
         self.view: View | None = None
-        self.events = 0
         self.buffer: deque[tuple[int, str]] = deque()
         self.buffer_bytes = 0
         self._max_messages, self._max_bytes = buffer_messages, buffer_bytes
@@ -41,7 +43,6 @@ class SeatStream:
         self.seq += 1
         self.deal_seq = self.seq
         self.view = view
-        self.events = 0 if view is None else len(view.events)
         self.clear()
         return self.seq
 
@@ -50,7 +51,6 @@ class SeatStream:
         each logged action follow through :meth:`note`)."""
         self.seq = self.deal_seq = seq
         self.view = view
-        self.events = 0 if view is None else len(view.events)
         self.clear()
 
     def note(self, view: View) -> bool:
@@ -62,13 +62,14 @@ class SeatStream:
         return True
 
     def observe(self, view: View) -> Message | None:
-        """The update this view makes (numbered), or ``None`` when the view did not change: the
-        view, and its events that the seat was not told yet."""
+        """The update this view makes (numbered), or ``None`` when the view did not change: its
+        new events and the fields that changed (``set``, ``add``)."""
+        before = self.view
         if not self.note(view):
             return None
-        data = view.to_json()
-        told, self.events = self.events, len(data["events"])
-        return {"type": "update", "seq": self.seq, "events": data["events"][told:], "view": data}
+        if before is None:  # pragma: no cover - a deal's first view is told by a state
+            raise RuntimeError("an update needs the view it follows")
+        return {"type": "update", "seq": self.seq, **view_delta(before, view)}
 
     def keep(self, seq: int, text: str) -> None:
         """Remember a message of the current deal for a reconnecting client (bounded)."""

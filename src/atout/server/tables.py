@@ -1,12 +1,18 @@
-"""A live table: its seats, the deal in progress rebuilt from the log, the connections, and one
-worker task that moves it on (bots' moves, a deal's end, a deal to deal, a write to retry).
+"""A live table as an actor: one task owns its seats, the deal in progress (rebuilt from the log),
+the sequence numbers, the timers and the bots' turns, and does one thing at a time from its inbox.
 
-Everything that reads or changes a table runs under its :class:`asyncio.Lock`, so tables never
-wait on each other. An action is checked by the engine, committed to the log, then applied and
-told: each seat from its own view only, through its :class:`~atout.server.streams.SeatStream`,
-which numbers and sends a message only when that seat's view changed. A step another seat takes
-in secret therefore reaches nobody else, not even as a number (docs/protocol.md, "What a seat
-may infer").
+The websocket and the lobby hand it requests (:meth:`Table.hello`, :meth:`Table.act`,
+:meth:`Table.claim`...), which it runs in order; a bot's decision is made elsewhere (the bot pool)
+and comes back to the inbox as a move; a person's departure timer does the same. After each
+request the table moves itself on: it ends a finished deal, deals a wanted one, and asks the bot
+whose turn it is. Tables never wait on each other.
+
+Persistence and fan-out are parts it uses. An action is checked by the engine, committed to the
+log (:meth:`atout.server.store.Store.commit`, grouped with other tables' writes), then applied
+and told: each seat from its own view only, through its :class:`~atout.server.streams.SeatStream`,
+which numbers and sends a message (what changed) only when that seat's view changed. A step
+another seat takes in secret therefore reaches nobody else, not even as a number
+(docs/protocol.md, "What a seat may infer").
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import hmac
 import logging
 import random
 import secrets
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +42,12 @@ from atout.server.connection import CLOSE_SERVER, Connection
 from atout.server.db import now
 from atout.server.prepared import PreparedDeals
 from atout.server.store import DealRecord, SeatRecord, Store, TableRecord
+from atout.server.store import append_action as append_action_write
+from atout.server.store import end_deal as end_deal_write
+from atout.server.store import save_seat as save_seat_write
+from atout.server.store import start_deal as start_deal_write
 from atout.server.streams import Message, SeatStream, encode
+from atout.server.writer import Write
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +86,11 @@ class MessageError(Exception):
 
 class SaveError(Exception):
     """The database refused a write; nothing was changed in memory."""
+
+
+Job = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], "asyncio.Future[Any] | None", float]
+"""A request in a table's inbox: what to run, with what, who waits for its answer, and when it
+arrived (``time.perf_counter``)."""
 
 
 def new_token() -> str:
@@ -121,7 +139,6 @@ class Table:
         self.seats = record.seats
         self.host_hash = record.host_hash
         self.store, self.pool, self.config, self.prepared = store, pool, config, prepared
-        self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.pins = 0
         self.idle_since: float | None = None
@@ -138,9 +155,14 @@ class Table:
         self.streams = [SeatStream(0, config.buffer, config.buffer_bytes) for _ in self.seats]
         self.personas = personas(self.id, len(self.seats))
         """Each seat's persona number, distinct at the table and fixed by its id: a bot's name."""
-        self._worker: asyncio.Task[None] | None = None
+        self._inbox: asyncio.Queue[Job] = asyncio.Queue()
+        self._actor: asyncio.Task[None] | None = None
+        self._running = False
+        self._thinking: asyncio.Task[None] | None = None
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._info_due: asyncio.TimerHandle | None = None
+        self._retry: asyncio.TimerHandle | None = None
+        self._failures = 0
         self._start_wanted = False
         self._told_at = 0.0
         self._failing = False
@@ -158,8 +180,6 @@ class Table:
             deal.apply(deal.parse(words))
             for s, stream in enumerate(self.streams):
                 stream.note(deal.view(s))
-        for stream in self.streams:
-            stream.events = 0 if stream.view is None else len(stream.view.events)
         self.deal, self.deal_no, self.deal_seq = deal, last.deal_no, last.seq
         self.version = max([last.seq, *(a[0] for a in last.actions)])
 
@@ -241,8 +261,16 @@ class Table:
     @property
     def busy(self) -> bool:
         """Whether anything keeps the table in memory: a connection, a request, a task."""
-        worker = self._worker is not None and not self._worker.done()
-        return bool(self.connections or self.pins or worker or self._timers or self._info_due)
+        return bool(
+            self.connections
+            or self.pins
+            or self._running
+            or not self._inbox.empty()
+            or self._thinking
+            or self._timers
+            or self._info_due
+            or self._retry
+        )
 
     def _connected(self, s: int) -> bool:
         return any(c.seat == s for c in self.connections)
@@ -335,11 +363,106 @@ class Table:
             message = "the server could not save the table's last move; it tries again"
             self._send(conn, self._error(conn, "server_error", message))
 
-    # ------------------------------------------------------------------ writing
-    async def _write(self, call: Any, *args: Any) -> None:
-        """A store call in a worker thread; any failure is a :class:`SaveError`."""
+    # ------------------------------------------------------------------ the actor
+    def _start_actor(self) -> None:
+        if self._actor is None or self._actor.done():
+            self._actor = asyncio.create_task(self._run(), name=f"table {self.id}")
+
+    async def _call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Run ``fn(*args)`` in the table's turn and answer what it returns or raises. The
+        request runs to its end even if the caller stops waiting."""
+        if self.closed:
+            raise TableError(503, "this table was just put away: try again")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._inbox.put_nowait((fn, args, future, time.perf_counter()))
+        self._start_actor()
+        return await asyncio.shield(future)
+
+    def _post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Have the table run ``fn(*args)`` in its turn, nobody waiting for it."""
+        if not self.closed:
+            self._inbox.put_nowait((fn, args, None, time.perf_counter()))
+            self._start_actor()
+
+    async def _run(self) -> None:
+        """The table's one task: each request in turn, then the table moves itself on."""
+        while True:
+            fn, args, future, _arrived = await self._inbox.get()
+            if future is not None and future.done():
+                continue
+            self._running = True
+            try:
+                result = await fn(*args)
+            except asyncio.CancelledError:
+                if future is not None and not future.done():
+                    future.set_exception(TableError(503, "this table was just put away: try again"))
+                raise
+            except Exception as exc:
+                if future is not None:
+                    if not future.done():
+                        future.set_exception(exc)
+                else:
+                    self._failed(exc)
+            else:
+                if future is not None and not future.done():
+                    future.set_result(result)
+            finally:
+                self._running = False
+            await self._advance()
+
+    async def _advance(self, retrying: bool = False) -> None:
+        """Move the table on as far as it goes: end a finished deal, deal a wanted one, ask the
+        bot whose turn it is. A write the database refuses is told to the clients and tried
+        again later (:data:`RETRY_DELAYS`)."""
+        if self.closed or (self._retry is not None and not retrying):
+            return
+        self._retry = None
         try:
-            await asyncio.to_thread(call, *args)
+            while True:
+                if self.state == "playing" and self.deal is not None and self.deal.is_over():
+                    await self._end_deal()
+                elif self._start_wanted:
+                    await self.start_deal()
+                else:
+                    break
+        except Exception as exc:
+            self._failed(exc)
+            return
+        if self._failing and self._thinking is None and self._bot_seat() is None:
+            self._recovered()
+        self._think_if_due()
+
+    async def _retry_now(self) -> None:
+        await self._advance(retrying=True)
+
+    async def _nothing(self) -> None:
+        """A request that only lets the table move on."""
+
+    def _failed(self, exc: Exception) -> None:
+        """A write refused (or a failure) while the table moved itself on: tell the clients once,
+        and try again after a while."""
+        if not isinstance(exc, SaveError):
+            log.error("table %s: moving on failed; it tries again", self.id, exc_info=exc)
+        if not self._failing:
+            self._failing = True
+            self._tell_all_failed()
+        delay = RETRY_DELAYS[min(self._failures, len(RETRY_DELAYS) - 1)]
+        self._failures += 1
+        if self._retry is not None:
+            self._retry.cancel()
+        loop = asyncio.get_running_loop()
+        self._retry = loop.call_later(delay, self._post, self._retry_now)
+
+    def _recovered(self) -> None:
+        if self._failing:
+            self._failing = False
+            log.info("table %s: the database accepts writes again", self.id)
+        self._failures = 0
+
+    async def _save(self, write: Write) -> None:
+        """Commit one change to the log; any refusal is a :class:`SaveError`."""
+        try:
+            await self.store.commit(write)
         except Exception as exc:
             log.warning("table %s: the database refused a write: %s", self.id, exc)
             raise SaveError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
@@ -348,41 +471,44 @@ class Table:
     async def hello(self, conn: Connection, token: str | None, last_seq: int | None) -> None:
         """A client says who it is: a token's seat gets its missed messages (or a full state), a
         watcher the table; a person a bot replaced takes the seat back."""
-        async with self.lock:
-            s = self.seat_of(token)
-            conn.seat = s
-            conn.token_hash = None if s is None or token is None else token_hash(token)
-            self.connections.add(conn)
-            self.idle_since = None
-            if token and s is None:
-                self._send(conn, self._error(conn, "not_seated", "this token holds no seat at this table"))
-            if s is None:
-                self._send(conn, self._state_message(conn) if self.deal else self._table_message(conn))
-                self._tell_if_failing(conn)
-                return
-            self._cancel_timer(s)
-            seat = self.seats[s]
-            if seat.left_at is not None:
-                seat.left_at = None
-                with contextlib.suppress(SaveError):
-                    await self._write(self.store.save_seat, self.id, seat)
-            missed = self.streams[s].missed(last_seq, self.state == "playing")
-            if missed is None:
-                self._send(conn, self._state_message(conn))
-            else:
-                for text in missed:
-                    conn.send_text(text)
+        await self._call(self._hello, conn, token, last_seq)
+
+    async def _hello(self, conn: Connection, token: str | None, last_seq: int | None) -> None:
+        s = self.seat_of(token)
+        conn.seat = s
+        conn.token_hash = None if s is None or token is None else token_hash(token)
+        self.connections.add(conn)
+        self.idle_since = None
+        if token and s is None:
+            self._send(conn, self._error(conn, "not_seated", "this token holds no seat at this table"))
+        if s is None:
+            self._send(conn, self._state_message(conn) if self.deal else self._table_message(conn))
             self._tell_if_failing(conn)
-            self._info_changed()
-            self._kick()
+            return
+        self._cancel_timer(s)
+        seat = self.seats[s]
+        if seat.left_at is not None:
+            seat.left_at = None
+            with contextlib.suppress(SaveError):
+                await self._save(save_seat_write(self.id, seat))
+        missed = self.streams[s].missed(last_seq, self.state == "playing")
+        if missed is None:
+            self._send(conn, self._state_message(conn))
+        else:
+            for text in missed:
+                conn.send_text(text)
+        self._tell_if_failing(conn)
+        self._info_changed()
 
     def _table_message(self, conn: Connection) -> Message:
         return {"type": "table", "seq": self.seq_of(conn), "table": self.info()}
 
     async def resync(self, conn: Connection) -> None:
-        """A full state, on request."""
-        async with self.lock:
-            self._send(conn, self._state_message(conn))
+        """A full state, on request (after what is already queued for this connection)."""
+        await self._call(self._resync, conn)
+
+    async def _resync(self, conn: Connection) -> None:
+        self._send(conn, self._state_message(conn))
 
     def pong(self, conn: Connection) -> None:
         """Answer a ping, after everything already queued for this connection."""
@@ -390,62 +516,65 @@ class Table:
 
     async def leave(self, conn: Connection) -> None:
         """A websocket closed: a person who left mid-deal gets a bot after the timeout."""
-        async with self.lock:
+        if self.closed:
             self.connections.discard(conn)
-            s = conn.seat
-            if s is None:
-                return
-            if not self._connected(s):
-                if self.state == "playing":
-                    self._start_timer(s)
-                self._info_changed()
+            return
+        await self._call(self._leave, conn)
+
+    async def _leave(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        s = conn.seat
+        if s is None:
+            return
+        if not self._connected(s):
+            if self.state == "playing":
+                self._start_timer(s)
+            self._info_changed()
 
     async def act(self, conn: Connection, seq: int, words: str) -> None:
         """A person's action: checked (seat and token, turn, sequence number, the engine), then
         committed and told. Raises :class:`MessageError`, changing nothing."""
-        async with self.lock:
-            s = conn.seat
-            if s is None or conn.token_hash is None:
-                raise MessageError("not_seated", "say hello with your seat's token before you act")
-            seat = self.seats[s]
-            if seat.kind != "human" or seat.token_hash != conn.token_hash:
-                raise MessageError("not_seated", "this seat is no longer yours")
-            if self.state != "playing" or self.deal is None or self.deal.is_over():
-                raise MessageError("not_your_turn", "no deal is being played")
-            if self.deal.current_player != s:
-                raise MessageError("not_your_turn", "it is another player's turn")
-            if seq != self.streams[s].seq:
-                raise MessageError(
-                    "stale", f"you acted on seq {seq}; your seat is at seq {self.streams[s].seq}"
-                )
+        await self._call(self._act, conn, seq, words)
+
+    async def _act(self, conn: Connection, seq: int, words: str) -> None:
+        s = conn.seat
+        if s is None or conn.token_hash is None:
+            raise MessageError("not_seated", "say hello with your seat's token before you act")
+        seat = self.seats[s]
+        if seat.kind != "human" or seat.token_hash != conn.token_hash:
+            raise MessageError("not_seated", "this seat is no longer yours")
+        if self.state != "playing" or self.deal is None or self.deal.is_over():
+            raise MessageError("not_your_turn", "no deal is being played")
+        if self.deal.current_player != s:
+            raise MessageError("not_your_turn", "it is another player's turn")
+        if seq != self.streams[s].seq:
+            raise MessageError("stale", f"you acted on seq {seq}; your seat is at seq {self.streams[s].seq}")
+        try:
+            action = self.deal.parse(words)
+        except ValueError as exc:
+            raise MessageError("illegal", f"not a move of this game: {exc}", None, "not_an_action", {}) from None
+        if action not in self.deal.legal_actions():
             try:
-                action = self.deal.parse(words)
-            except ValueError as exc:
-                raise MessageError(
-                    "illegal", f"not a move of this game: {exc}", None, "not_an_action", {}
-                ) from None
-            if action not in self.deal.legal_actions():
-                try:
-                    self.deal.clone().apply(action)
-                except IllegalActionError as exc:
-                    words = refusal_text(exc.code, exc.params, self.rules.game)
-                    raise MessageError("illegal", words, exc.rule, exc.code, exc.params) from None
-                raise RuntimeError("the engine accepted an action it did not list")  # pragma: no cover
-            try:
-                await self._commit(s, action)
-            except SaveError:
-                raise MessageError(
-                    "server_error", "the server could not save your move; nothing changed: try again"
-                ) from None
+                self.deal.clone().apply(action)
+            except IllegalActionError as exc:
+                words = refusal_text(exc.code, exc.params, self.rules.game)
+                raise MessageError("illegal", words, exc.rule, exc.code, exc.params) from None
+            raise RuntimeError("the engine accepted an action it did not list")  # pragma: no cover
+        try:
+            await self._commit(s, action)
+        except SaveError:
+            raise MessageError(
+                "server_error", "the server could not save your move; nothing changed: try again"
+            ) from None
 
     # ------------------------------------------------------------------ applying
     async def _commit(self, s: int, action: int) -> None:
-        """Log the action, then apply it and tell each seat whose view changed (under the lock).
-        Raises :class:`SaveError`, changing nothing, when the log refuses it."""
+        """Log the action, then apply it and tell each seat whose view changed. Raises
+        :class:`SaveError`, changing nothing, when the log refuses it."""
         deal = self.deal
         assert deal is not None
         words = deal.action_name(action)
-        await self._write(self.store.append_action, self.id, self.deal_no, self.version + 1, s, words)
+        await self._save(append_action_write(self.id, self.deal_no, self.version + 1, s, words))
         deal.apply(action)
         self.version += 1
         told_others = False
@@ -459,22 +588,21 @@ class Table:
         if told_others:
             self._told_at = asyncio.get_running_loop().time()
         await self._end_if_over()
-        self._kick()
 
     async def _end_if_over(self) -> None:
-        """End the deal now if it is over; the worker tries again if the write is refused."""
+        """End the deal now if it is over; if the write is refused the table tries again."""
         if self.state == "playing" and self.deal is not None and self.deal.is_over():
             try:
                 await self._end_deal()
-            except SaveError:
-                self._kick()
+            except SaveError as exc:
+                self._failed(exc)
 
     async def _end_deal(self) -> None:
-        """Record the end of a deal that is over, then tell everyone (under the lock)."""
+        """Record the end of a deal that is over, then tell everyone."""
         deal = self.deal
         assert deal is not None
         scores = deal.scores()
-        await self._write(self.store.end_deal, self.id, self.deal_no, scores, deal.outcome)
+        await self._save(end_deal_write(self.id, self.deal_no, scores, deal.outcome))
         record = DealRecord(self.deal_no, deal.dealer, {}, self.deal_seq, scores, deal.outcome)
         self.ended.append(record)
         self.totals = [t + x for t, x in zip(self.totals, scores, strict=True)]
@@ -509,9 +637,10 @@ class Table:
         }
 
     async def start_deal(self) -> None:
-        """Deal the next deal (under the lock): a prepared deal if the server has one for these
-        rules, else a shuffle; the first dealer at random, then :func:`atout.games.next_dealer`.
-        A deal that is over as soon as it is dealt (a petit sec) ends at once."""
+        """Deal the next deal (in the table's turn): a prepared deal if the server has one for
+        these rules, else a shuffle; the first dealer at random, then
+        :func:`atout.games.next_dealer`. A deal that is over as soon as it is dealt (a petit sec)
+        ends at once."""
         dealer = secrets.randbelow(self.rules.players) if self.deal is None else next_dealer(self.deal)
         prepared = None if self.prepared is None else self.prepared.take(self.rules)
         if prepared is not None:
@@ -522,7 +651,7 @@ class Table:
         starts = [stream.seq + 1 for stream in self.streams]
         record = DealRecord(self.deal_no + 1, dealer, deal.dealt(), self.version + 1, seat_seqs=starts)
         try:
-            await self._write(self.store.start_deal, self.id, record)
+            await self._save(start_deal_write(self.id, record))
         except SaveError:
             if prepared is not None and self.prepared is not None:
                 self.prepared.give_back(prepared)
@@ -540,77 +669,37 @@ class Table:
                 self._start_timer(s)
         self._info_changed()
         await self._end_if_over()
-        self._kick()
 
     async def resume(self) -> None:
-        """After loading from the log: let the worker finish what was left (a deal's end, a
-        deal to deal, the bots' moves) and watch for the people of a deal in progress."""
-        async with self.lock:
-            if self.state == "waiting" and all(seat.kind != "open" for seat in self.seats):
-                self._start_wanted = True
-            if self.state == "playing":
-                for s, seat in enumerate(self.seats):
-                    if seat.kind == "human" and seat.left_at is None:
-                        self._start_timer(s)
-            self._kick()
+        """After loading from the log: finish what was left (a deal's end, a deal to deal, the
+        bots' moves) and watch for the people of a deal in progress."""
+        await self._call(self._resume)
 
-    # ------------------------------------------------------------------ the worker
-    def _due(self) -> bool:
-        """Whether the worker has something to do now."""
-        if self.closed:
-            return False
-        if self._start_wanted:
-            return True
-        if self.state == "playing" and self.deal is not None and self.deal.is_over():
-            return True
-        return self._bot_seat() is not None
+    async def _resume(self) -> None:
+        if self.state == "waiting" and all(seat.kind != "open" for seat in self.seats):
+            self._start_wanted = True
+        if self.state == "playing":
+            for s, seat in enumerate(self.seats):
+                if seat.kind == "human" and seat.left_at is None:
+                    self._start_timer(s)
 
-    def _kick(self) -> None:
-        """Start the worker if it has work and is not running (under the lock)."""
-        if (self._worker is None or self._worker.done()) and self._due():
-            self._worker = asyncio.create_task(self._work(), name=f"table {self.id}")
+    # ------------------------------------------------------------------ the bots
+    def _think_if_due(self) -> None:
+        """Ask the bot whose turn it is, unless one is thinking already; its move comes back to
+        the inbox."""
+        if self.closed or self._thinking is not None:
+            return
+        s = self._bot_seat()
+        if s is None or self.deal is None:
+            return
+        spec = self._bot_spec(s)
+        view_json = encode(self.deal.view(s).to_json())
+        self._thinking = asyncio.create_task(
+            self._think(s, spec, view_json, self.version, self.deal_no), name=f"bot {self.id}/{s}"
+        )
 
-    async def _work(self) -> None:
-        """Move the table on until nothing is due: end a finished deal, deal a wanted deal, play
-        the bots' moves. A write the database refuses is told to the clients and tried again."""
-        failures = 0
-        while True:
-            try:
-                if not await self._step():
-                    return
-                if self._failing:
-                    self._failing = False
-                    log.info("table %s: the database accepts writes again", self.id)
-                failures = 0
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if not isinstance(exc, SaveError):
-                    log.exception("table %s: the worker failed; it tries again", self.id)
-                if not self._failing:
-                    self._failing = True
-                    async with self.lock:
-                        self._tell_all_failed()
-                await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)])
-                failures += 1
-
-    async def _step(self) -> bool:
-        """One thing the worker does; ``False`` when nothing is due."""
+    async def _think(self, s: int, spec: str, view_json: str, version: int, deal_no: int) -> None:
         loop = asyncio.get_running_loop()
-        async with self.lock:
-            if not self._due():
-                return False
-            if self.state == "playing" and self.deal is not None and self.deal.is_over():
-                await self._end_deal()
-                return True
-            if self._start_wanted:
-                await self.start_deal()
-                return True
-            s = self._bot_seat()
-            if s is None or self.deal is None:
-                return False
-            spec, version, deal_no = self._bot_spec(s), self.version, self.deal_no
-            view_json = encode(self.deal.view(s).to_json())
         try:
             words: str | None = await self.pool.decide(spec, view_json, f"{self.id}/{deal_no}/{s}")
         except Exception:  # a bot that fails must not stop the table
@@ -622,52 +711,56 @@ class Table:
             rest = self._told_at + self.config.bot_pause - loop.time()
             if rest > 0:
                 await asyncio.sleep(rest)
-        async with self.lock:
-            if self.version != version or self._bot_seat() != s or self.deal is None:
-                return True
-            legal = self.deal.legal_actions()
+        self._post(self._bot_move, s, version, spec, words)
+
+    async def _bot_move(self, s: int, version: int, spec: str, words: str | None) -> None:
+        """A bot's decision back: played if the table is where the bot saw it."""
+        self._thinking = None
+        if self.version != version or self._bot_seat() != s or self.deal is None:
+            return
+        legal = self.deal.legal_actions()
+        action = legal[0]
+        if words is not None:
+            try:
+                action = self.deal.parse(words)
+            except ValueError:
+                log.error("bot %s answered %r at table %s", spec, words, self.id)
+        if action not in legal:
             action = legal[0]
-            if words is not None:
-                try:
-                    action = self.deal.parse(words)
-                except ValueError:
-                    log.error("bot %s answered %r at table %s", spec, words, self.id)
-            if action not in legal:
-                action = legal[0]
-            await self._commit(s, action)
-        return True
+        await self._commit(s, action)
+        self._recovered()
 
     # ------------------------------------------------------------------ people who leave
-    def _start_timer(self, s: int) -> None:
+    def _start_timer(self, s: int, delay: float | None = None) -> None:
         self._cancel_timer(s)
-        self._timers[s] = asyncio.create_task(self._replace_later(s), name=f"leave {self.id}/{s}")
+        wait = self.config.leave_timeout if delay is None else delay
+        self._timers[s] = asyncio.create_task(self._replace_later(s, wait), name=f"leave {self.id}/{s}")
 
     def _cancel_timer(self, s: int) -> None:
         timer = self._timers.pop(s, None)
         if timer is not None:
             timer.cancel()
 
-    async def _replace_later(self, s: int) -> None:
-        delay = self.config.leave_timeout
-        while True:
-            await asyncio.sleep(delay)
-            async with self.lock:
-                seat = self.seats[s]
-                if self._connected(s) or seat.kind != "human" or seat.left_at is not None:
-                    break
-                if self.state != "playing":
-                    break
-                seat.left_at = now()
-                try:
-                    await self._write(self.store.save_seat, self.id, seat)
-                except SaveError:
-                    seat.left_at = None
-                    delay = RETRY_DELAYS[-1]
-                    continue
-                self._info_changed()
-                self._kick()
-                break
-        self._timers.pop(s, None)
+    async def _replace_later(self, s: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._post(self._replace, s, asyncio.current_task())
+
+    async def _replace(self, s: int, timer: asyncio.Task[None] | None) -> None:
+        """A person's time to come back ran out: a bot plays for them."""
+        if self._timers.get(s) is not timer:
+            return  # the timer was cancelled or started again since
+        del self._timers[s]
+        seat = self.seats[s]
+        if self._connected(s) or seat.kind != "human" or seat.left_at is not None or self.state != "playing":
+            return
+        seat.left_at = now()
+        try:
+            await self._save(save_seat_write(self.id, seat))
+        except SaveError:
+            seat.left_at = None
+            self._start_timer(s, RETRY_DELAYS[-1])
+            return
+        self._info_changed()
 
     # ------------------------------------------------------------------ lobby side
     def _check_seat(self, s: int) -> SeatRecord:
@@ -678,146 +771,161 @@ class Table:
     def _seated(self, token: str | None) -> int:
         s = self.seat_of(token)
         if s is None:
-            raise TableError(
-                403, "a seated person's token is needed (Authorization: Bearer <token>)", "token"
-            )
+            raise TableError(403, "a seated person's token is needed (Authorization: Bearer <token>)", "token")
         return s
 
     async def _save_seat(self, seat: SeatRecord, before: SeatRecord) -> None:
         """Save a changed seat; on a refusal put it back and answer 503."""
         try:
-            await self._write(self.store.save_seat, self.id, seat)
+            await self._save(save_seat_write(self.id, seat))
         except SaveError:
             seat.__dict__.update(before.__dict__)
             raise TableError(503, "the server could not save this; nothing changed: try again") from None
 
     async def deal_if_full(self) -> None:
-        """Deal the first deal once no seat is open (the worker tries again if the write fails)."""
+        """Deal the first deal once no seat is open (tried again later if the write fails)."""
+        await self._call(self._deal_if_full)
+
+    async def _deal_if_full(self) -> None:
         if self.state == "waiting" and all(seat.kind != "open" for seat in self.seats):
             try:
                 await self.start_deal()
             except SaveError:
                 self._start_wanted = True
-                self._kick()
 
     async def claim(self, s: int, name: str, token: str | None = None) -> str:
         """Take an open seat; its new token. A token that already holds a seat here is refused:
         nobody holds two seats."""
-        async with self.lock:
-            seat = self._check_seat(s)
-            held = self.seat_of(token)
-            if held is not None:
-                raise TableError(409, f"you hold seat {held} at this table already", "seat")
-            if seat.kind != "open":
-                raise TableError(409, f"seat {s} is taken", "seat")
-            new = new_token()
-            before = SeatRecord(**seat.__dict__)
-            seat.kind, seat.name, seat.bot = "human", name or seat.name or f"Player {s + 1}", None
-            seat.token_hash, seat.left_at = token_hash(new), None
-            await self._save_seat(seat, before)
-            self._info_changed()
-            await self.deal_if_full()
-            return new
+        result: str = await self._call(self._claim, s, name, token)
+        return result
+
+    async def _claim(self, s: int, name: str, token: str | None) -> str:
+        seat = self._check_seat(s)
+        held = self.seat_of(token)
+        if held is not None:
+            raise TableError(409, f"you hold seat {held} at this table already", "seat")
+        if seat.kind != "open":
+            raise TableError(409, f"seat {s} is taken", "seat")
+        new = new_token()
+        before = SeatRecord(**seat.__dict__)
+        seat.kind, seat.name, seat.bot = "human", name or seat.name or f"Player {s + 1}", None
+        seat.token_hash, seat.left_at = token_hash(new), None
+        await self._save_seat(seat, before)
+        self._info_changed()
+        await self._deal_if_full()
+        return new
 
     async def reclaim(self, s: int, token: str) -> str:
         """Take back one's seat (from the bot that played for one)."""
-        async with self.lock:
-            self._check_seat(s)
-            if self.seat_of(token) != s:
-                raise TableError(403, f"this token does not hold seat {s}", "token")
-            seat = self.seats[s]
-            if seat.left_at is not None:
-                before = SeatRecord(**seat.__dict__)
-                seat.left_at = None
-                await self._save_seat(seat, before)
-                if self.state == "playing" and not self._connected(s):
-                    self._start_timer(s)
-                self._info_changed()
-            return token
+        result: str = await self._call(self._reclaim, s, token)
+        return result
+
+    async def _reclaim(self, s: int, token: str) -> str:
+        self._check_seat(s)
+        if self.seat_of(token) != s:
+            raise TableError(403, f"this token does not hold seat {s}", "token")
+        seat = self.seats[s]
+        if seat.left_at is not None:
+            before = SeatRecord(**seat.__dict__)
+            seat.left_at = None
+            await self._save_seat(seat, before)
+            if self.state == "playing" and not self._connected(s):
+                self._start_timer(s)
+            self._info_changed()
+        return token
 
     async def set_seat(self, token: str | None, s: int, kind: str, bot: str | None) -> None:
         """Between deals, a seat becomes a bot or open. A person's seat is given away only by
         that person, or by the host once its holder has left (no connection open); a bot's or
         an open seat by any seated person or the host."""
-        async with self.lock:
-            mine = self.seat_of(token)
-            host = self.is_host(token)
-            if mine is None and not host:
+        await self._call(self._set_seat, token, s, kind, bot)
+
+    async def _set_seat(self, token: str | None, s: int, kind: str, bot: str | None) -> None:
+        mine = self.seat_of(token)
+        host = self.is_host(token)
+        if mine is None and not host:
+            raise TableError(
+                403,
+                "a seated person's or the host's token is needed (Authorization: Bearer <token>)",
+                "token",
+            )
+        seat = self._check_seat(s)
+        if seat.kind == "human" and s != mine:
+            if not host:
+                raise TableError(403, f"seat {s} is {seat.name}'s: only they can give it away", "seat")
+            if self._connected(s):
                 raise TableError(
-                    403,
-                    "a seated person's or the host's token is needed (Authorization: Bearer <token>)",
-                    "token",
+                    409,
+                    f"{seat.name} is still at the table: the host gives a seat away once its holder has left",
+                    "seat",
                 )
-            seat = self._check_seat(s)
-            if seat.kind == "human" and s != mine:
-                if not host:
-                    raise TableError(403, f"seat {s} is {seat.name}'s: only they can give it away", "seat")
-                if self._connected(s):
-                    raise TableError(
-                        409,
-                        f"{seat.name} is still at the table: the host gives a seat away once its holder has left",
-                        "seat",
-                    )
-            if self.state == "playing":
-                raise TableError(409, "seats change between deals only", "seat")
-            before = SeatRecord(**seat.__dict__)
-            if kind == "bot":
-                try:
-                    seat.bot = check_bot(bot or "")
-                except ValueError as exc:
-                    raise TableError(400, str(exc), "bot") from None
-                seat.name = bot_name(seat.bot)
-            elif kind == "open":
-                seat.bot, seat.name = None, ""
-            else:
-                raise TableError(400, f"a seat becomes a bot or open, not {kind!r}", "kind")
-            seat.kind, seat.token_hash, seat.left_at = kind, None, None
-            await self._save_seat(seat, before)
-            self._cancel_timer(s)
-            for conn in self.connections:  # whoever sat there now only watches
-                if conn.seat == s:
-                    message = self._error(
-                        conn,
-                        "not_seated",
-                        "a bot took your seat: you are watching"
-                        if kind == "bot"
-                        else "your seat was opened: you are watching",
-                    )
-                    conn.seat = conn.token_hash = None
-                    self._send(conn, message)
-            self._info_changed()
-            await self.deal_if_full()
+        if self.state == "playing":
+            raise TableError(409, "seats change between deals only", "seat")
+        before = SeatRecord(**seat.__dict__)
+        if kind == "bot":
+            try:
+                seat.bot = check_bot(bot or "")
+            except ValueError as exc:
+                raise TableError(400, str(exc), "bot") from None
+            seat.name = bot_name(seat.bot)
+        elif kind == "open":
+            seat.bot, seat.name = None, ""
+        else:
+            raise TableError(400, f"a seat becomes a bot or open, not {kind!r}", "kind")
+        seat.kind, seat.token_hash, seat.left_at = kind, None, None
+        await self._save_seat(seat, before)
+        self._cancel_timer(s)
+        for conn in self.connections:  # whoever sat there now only watches
+            if conn.seat == s:
+                message = self._error(
+                    conn,
+                    "not_seated",
+                    "a bot took your seat: you are watching"
+                    if kind == "bot"
+                    else "your seat was opened: you are watching",
+                )
+                conn.seat = conn.token_hash = None
+                self._send(conn, message)
+        self._info_changed()
+        await self._deal_if_full()
 
     async def next_deal(self, token: str | None) -> None:
         """A seated person (or the host) deals the next deal."""
-        async with self.lock:
-            if self.seat_of(token) is None and not self.is_host(token):
-                self._seated(token)
-            if self.state != "between_deals":
-                raise TableError(
-                    409, f"the table is {self.state.replace('_', ' ')}, not between deals", "state"
-                )
-            open_seats = [s for s, seat in enumerate(self.seats) if seat.kind == "open"]
-            if open_seats:
-                raise TableError(409, f"seat {open_seats[0]} is open: fill it first", "seats")
-            try:
-                await self.start_deal()
-            except SaveError:
-                raise TableError(503, "the server could not deal the next deal: try again") from None
+        await self._call(self._next_deal, token)
+
+    async def _next_deal(self, token: str | None) -> None:
+        if self.seat_of(token) is None and not self.is_host(token):
+            self._seated(token)
+        if self.state != "between_deals":
+            raise TableError(409, f"the table is {self.state.replace('_', ' ')}, not between deals", "state")
+        open_seats = [s for s, seat in enumerate(self.seats) if seat.kind == "open"]
+        if open_seats:
+            raise TableError(409, f"seat {open_seats[0]} is open: fill it first", "seats")
+        try:
+            await self.start_deal()
+        except SaveError:
+            raise TableError(503, "the server could not deal the next deal: try again") from None
 
     async def close(self) -> None:
-        """Stop this table's tasks and close its connections (shutdown, or leaving memory)."""
+        """Stop this table's tasks and close its connections (shutdown, or leaving memory);
+        requests still waiting are answered 503."""
         self.closed = True
-        tasks = [t for t in (self._worker, *self._timers.values()) if t is not None]
+        tasks = [t for t in (self._actor, self._thinking, *self._timers.values()) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        while not self._inbox.empty():
+            _fn, _args, future, _at = self._inbox.get_nowait()
+            if future is not None and not future.done():
+                future.set_exception(TableError(503, "this table was just put away: try again"))
         self._timers.clear()
-        if self._info_due is not None:
-            self._info_due.cancel()
-            self._info_due = None
+        self._thinking = None
+        for handle in (self._info_due, self._retry):
+            if handle is not None:
+                handle.cancel()
+        self._info_due = self._retry = None
         for conn in self.connections:
             conn.close(CLOSE_SERVER)
 
