@@ -96,3 +96,26 @@ def test_make_run_passes_port_and_host_to_serve() -> None:
     assert ".venv/bin/atout serve --host 0.0.0.0 --port 8080" in out.stdout.splitlines(), out.stdout
     default = subprocess.run(["make", "-n", "run"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert ".venv/bin/atout serve --host 127.0.0.1 --port 8000" in default.stdout.splitlines()
+
+
+def test_several_workers_on_sqlite_are_refused_in_one_line(tmp_path: Path) -> None:
+    """SQLite is served by one process: --workers above 1 needs PostgreSQL, and says so."""
+    database = tmp_path / "atout.sqlite3"
+    out = subprocess.run(
+        [sys.executable, "-m", "atout", "serve", "--workers", "2", "--db", f"sqlite:///{database}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2 and out.stderr.strip() == (
+        "error: --workers 2 needs a PostgreSQL database (--db postgresql+psycopg://...): "
+        "a SQLite file is served by one process"
+    )
+    assert not database.exists(), "nothing was started"
+    zero = subprocess.run(
+        [sys.executable, "-m", "atout", "serve", "--workers", "0", "--db", "sqlite://"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert zero.returncode == 2 and zero.stderr.strip() == "error: --workers must be 1 to 64"
