@@ -159,7 +159,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         engine = open_database(config.db_url)
         pool = BotPool(config.bot_workers, warm=config.warm_bots)
         pool.start()
-        app.state.manager = TableManager(Store(engine), pool, config)
+        metrics = app.state.metrics
+        store = Store(engine, on_commit=metrics.commit)
+        app.state.manager = TableManager(store, pool, config, metrics=metrics)
         app.state.manager.start()
         app.state.metrics.watch(app.state.manager)
         app.state.gc = GcStats()
@@ -171,6 +173,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             app.state.gc.stop()
             await app.state.manager.close()
             pool.close()
+            app.state.manager.store.close()
             engine.dispose()
 
     app = FastAPI(

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from atout.rules import Rules
 from atout.server.botpool import BotPool, check_bot
 from atout.server.config import ServerConfig
+from atout.server.metrics import Metrics
 from atout.server.ownership import Ownership, OwnershipUnavailable, ownership_for
 from atout.server.prepared import PreparedDeals
 from atout.server.store import SeatRecord, Store, TableRecord
@@ -45,9 +46,14 @@ class TableManager:
     """The live tables, by id."""
 
     def __init__(
-        self, store: Store, pool: BotPool, config: ServerConfig, prepared: PreparedDeals | None = None
+        self,
+        store: Store,
+        pool: BotPool,
+        config: ServerConfig,
+        prepared: PreparedDeals | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
-        self.store, self.pool, self.config = store, pool, config
+        self.store, self.pool, self.config, self.metrics = store, pool, config, metrics
         self.ownership: Ownership = ownership_for(config.db_url, config.internal_address)
         self.ownership.on_lost(self._ownership_lost)
         self._closing: set[asyncio.Task[None]] = set()
@@ -93,7 +99,7 @@ class TableManager:
                 if record is None:
                     await self.ownership.release(table_id)
                     raise TableError(404, f"no table {table_id!r}", "table_id")
-                table = Table(record, self.store, self.pool, self.config, self.prepared)
+                table = Table(record, self.store, self.pool, self.config, self.prepared, self.metrics)
                 self.tables[table_id] = table
                 await table.resume()
         return table
@@ -184,12 +190,11 @@ class TableManager:
             log.warning("creating a table failed: %s", exc)
             await self.ownership.release(record.id)
             raise TableError(503, "the server could not save the new table: try again") from None
-        table = Table(record, self.store, self.pool, self.config, self.prepared)
+        table = Table(record, self.store, self.pool, self.config, self.prepared, self.metrics)
         self.tables[table.id] = table
         table.pins += 1
         try:
-            async with table.lock:
-                await table.deal_if_full()
+            await table.deal_if_full()
         finally:
             table.pins -= 1
         return table, token
@@ -206,7 +211,7 @@ class TableManager:
                 table.idle_since = loop.time()
             if loop.time() - table.idle_since < older_than:
                 continue
-            async with self._loading, table.lock:
+            async with self._loading:
                 if table.busy or self.tables.get(table_id) is not table:
                     continue
                 del self.tables[table_id]

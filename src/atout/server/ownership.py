@@ -299,7 +299,7 @@ class PostgresOwnership(Ownership):
 
 def ownership_for(db_url: str, address: str | None) -> Ownership:
     """PostgreSQL ownership for a PostgreSQL URL, else the one-process kind."""
-    if make_url(db_url).get_backend_name() == "postgresql":
+    if db_url and make_url(db_url).get_backend_name() == "postgresql":
         return PostgresOwnership(db_url, address)
     return LocalOwnership()
 

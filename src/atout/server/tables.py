@@ -40,6 +40,7 @@ from atout.server.botpool import QUICK_BOTS, BotPool, check_bot
 from atout.server.config import ServerConfig
 from atout.server.connection import CLOSE_SERVER, Connection
 from atout.server.db import now
+from atout.server.metrics import Metrics
 from atout.server.prepared import PreparedDeals
 from atout.server.store import DealRecord, SeatRecord, Store, TableRecord
 from atout.server.store import append_action as append_action_write
@@ -131,8 +132,10 @@ class Table:
         pool: BotPool,
         config: ServerConfig,
         prepared: PreparedDeals | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.id = record.id
+        self.metrics = metrics
         self.preset = record.preset
         self.rules = Rules.from_options(record.rules)
         self.state = record.state
@@ -464,6 +467,8 @@ class Table:
         try:
             await self.store.commit(write)
         except Exception as exc:
+            if self.metrics is not None:
+                self.metrics.write_failed()
             log.warning("table %s: the database refused a write: %s", self.id, exc)
             raise SaveError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
 
@@ -534,9 +539,9 @@ class Table:
     async def act(self, conn: Connection, seq: int, words: str) -> None:
         """A person's action: checked (seat and token, turn, sequence number, the engine), then
         committed and told. Raises :class:`MessageError`, changing nothing."""
-        await self._call(self._act, conn, seq, words)
+        await self._call(self._act, conn, seq, words, time.perf_counter())
 
-    async def _act(self, conn: Connection, seq: int, words: str) -> None:
+    async def _act(self, conn: Connection, seq: int, words: str, arrived: float) -> None:
         s = conn.seat
         if s is None or conn.token_hash is None:
             raise MessageError("not_seated", "say hello with your seat's token before you act")
@@ -561,16 +566,17 @@ class Table:
                 raise MessageError("illegal", words, exc.rule, exc.code, exc.params) from None
             raise RuntimeError("the engine accepted an action it did not list")  # pragma: no cover
         try:
-            await self._commit(s, action)
+            await self._commit(s, action, arrived)
         except SaveError:
             raise MessageError(
                 "server_error", "the server could not save your move; nothing changed: try again"
             ) from None
 
     # ------------------------------------------------------------------ applying
-    async def _commit(self, s: int, action: int) -> None:
+    async def _commit(self, s: int, action: int, arrived: float) -> None:
         """Log the action, then apply it and tell each seat whose view changed. Raises
-        :class:`SaveError`, changing nothing, when the log refuses it."""
+        :class:`SaveError`, changing nothing, when the log refuses it. ``arrived``: when the
+        action came (``time.perf_counter``), for the metrics."""
         deal = self.deal
         assert deal is not None
         words = deal.action_name(action)
@@ -587,6 +593,9 @@ class Table:
             self._to_seat(seat, update)
         if told_others:
             self._told_at = asyncio.get_running_loop().time()
+        if self.metrics is not None:
+            self.metrics.action_committed()
+            self.metrics.action_told(time.perf_counter() - arrived)
         await self._end_if_over()
 
     async def _end_if_over(self) -> None:
@@ -711,9 +720,9 @@ class Table:
             rest = self._told_at + self.config.bot_pause - loop.time()
             if rest > 0:
                 await asyncio.sleep(rest)
-        self._post(self._bot_move, s, version, spec, words)
+        self._post(self._bot_move, s, version, spec, words, time.perf_counter())
 
-    async def _bot_move(self, s: int, version: int, spec: str, words: str | None) -> None:
+    async def _bot_move(self, s: int, version: int, spec: str, words: str | None, arrived: float) -> None:
         """A bot's decision back: played if the table is where the bot saw it."""
         self._thinking = None
         if self.version != version or self._bot_seat() != s or self.deal is None:
@@ -727,7 +736,9 @@ class Table:
                 log.error("bot %s answered %r at table %s", spec, words, self.id)
         if action not in legal:
             action = legal[0]
-        await self._commit(s, action)
+        await self._commit(s, action, arrived)
+        if self.metrics is not None:
+            self.metrics.bot_move()
         self._recovered()
 
     # ------------------------------------------------------------------ people who leave
