@@ -85,7 +85,7 @@ PERSON_PAUSE = (0.6, 1.4)
 """A person's pause before a move, seconds, drawn uniformly."""
 CLIENT_CORE_SHARE = 0.5
 """The share of a core a client process is meant to stay under."""
-CLIENT_MS_PER_ACTION = 0.6
+CLIENT_MS_PER_ACTION = 1.0
 """A client's CPU per action (its four updates read, a move chosen and sent), measured, with room."""
 PLAYERS = 4
 STEP_TIMEOUT = 60.0
