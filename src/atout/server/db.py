@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -129,6 +130,10 @@ def open_database(url: str) -> Engine:
     return engine
 
 
+MIGRATION_LOCK = 0x41544F5500
+"""The PostgreSQL advisory lock the migrations run under."""
+
+
 def upgrade(engine: Engine) -> None:
     """Run the migrations shipped in ``atout.server.migrations`` up to the newest."""
     from alembic import command
@@ -137,5 +142,8 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # several hosts starting at once: one migrates, the others wait and find it done
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
