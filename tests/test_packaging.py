@@ -25,8 +25,11 @@ CORE = {
     "alembic",
     "platformdirs",
     "babel",
+    "httpx",
+    "prometheus-client",
 }
-"""What playing needs: the command line, the web game that `make run` serves, and their languages."""
+"""What playing needs: the command line, the web game that `make run` serves (its workers relaying
+to each other, its metrics), and their languages."""
 
 
 def _planned(target: str, tmp_path: Path) -> str:
