@@ -25,7 +25,7 @@ from atout.server.connection import Connection
 from atout.server.db import open_database
 from atout.server.manager import TableManager
 from atout.server.store import Store
-from atout.server.tables import SeatRequest
+from atout.server.tables import MessageError, SeatRequest
 
 RULES = [Rules(players=2), Rules(players=3), Rules(players=4), Rules(players=5), rules_for("tarock")]
 
@@ -168,3 +168,46 @@ def test_a_busy_table_does_not_hold_up_another(tmp_path: Path) -> None:
 
     before, after = asyncio.run(run())
     assert after == before + 1
+
+
+def test_a_table_whose_log_another_worker_wrote_leaves_memory_and_tells_nothing(tmp_path: Path) -> None:
+    """Two workers that both believe they own a table (the moment before one notices it lost its
+    lock): the first to commit wins; the other's write is refused by the log, it tells no seat
+    anything, closes its websockets with 1012 (pages reconnect to the owner), and the table
+    leaves its memory, to be rebuilt from the log when asked for again."""
+
+    async def run() -> None:
+        engine = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        config = ServerConfig("", bot_pause=0)
+        first = TableManager(Store(engine), BotPool(1), config)
+        second = TableManager(Store(engine), BotPool(1), config)
+        table, token = await first.create(
+            "fft", Rules(players=2), [SeatRequest("human"), SeatRequest("open")], 0
+        )
+        other = await table.claim(1, "Bob")
+        tokens = {0: token, 1: other}
+        copy = await second.get(table.id)
+        assert table.deal is not None and copy.deal is not None
+        seat = table.deal.current_player
+        legal = table.deal.legal_actions()
+        words, others = table.deal.action_name(legal[0]), table.deal.action_name(legal[1])
+        conns = [Connection(), Connection()]
+        await table.hello(conns[0], tokens[seat], None)
+        await copy.hello(conns[1], tokens[seat], None)
+        for conn in conns:
+            assert json.loads(await conn.next_text() or "{}")["type"] == "state"
+        await table.act(conns[0], table.streams[seat].seq, words)
+        assert json.loads(await conns[0].next_text() or "{}")["type"] == "update"
+        with pytest.raises(MessageError) as refused:
+            await copy.act(conns[1], copy.streams[seat].seq, others)
+        assert refused.value.code == "server_error"
+        await asyncio.sleep(0.05)
+        assert conns[1].close_code == 1012 and await conns[1].next_text() is None, "told nothing"
+        assert table.id not in second.tables and copy.closed
+        again = await second.get(table.id)
+        assert again is not copy and again.version == table.version
+        for manager in (first, second):
+            await manager.close()
+        engine.dispose()
+
+    asyncio.run(run())

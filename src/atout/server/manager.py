@@ -99,7 +99,7 @@ class TableManager:
                 if record is None:
                     await self.ownership.release(table_id)
                     raise TableError(404, f"no table {table_id!r}", "table_id")
-                table = Table(record, self.store, self.pool, self.config, self.prepared, self.metrics)
+                table = self._new_table(record)
                 self.tables[table_id] = table
                 await table.resume()
         return table
@@ -118,6 +118,32 @@ class TableManager:
         except OwnershipUnavailable:
             raise TableError(503, "the server cannot reach its database: try again") from None
         raise TableError(503, "this table is changing hands: try again")
+
+    def _new_table(self, record: TableRecord) -> Table:
+        table = Table(record, self.store, self.pool, self.config, self.prepared, self.metrics)
+        table.on_conflict = self._put_away
+        return table
+
+    def _put_away(self, table: Table) -> None:
+        """Another worker wrote this table's log: this copy leaves memory at once (its websockets
+        closed with 1012, so that pages reconnect to the owner) and is rebuilt from the log when
+        asked for again."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        for conn in list(table.connections):
+            conn.close(CLOSE_TRY_AGAIN)
+        task = asyncio.get_running_loop().create_task(
+            self._close_and_release(table), name=f"close {table.id}"
+        )
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _close_and_release(self, table: Table) -> None:
+        await table.close()
+        self.pool.forget(f"{table.id}/")
+        async with self._loading:
+            if table.id not in self.tables:
+                await self.ownership.release(table.id)
 
     def _ownership_lost(self) -> None:
         """This worker owns nothing any more: every table closes at once, its websockets with
@@ -190,7 +216,7 @@ class TableManager:
             log.warning("creating a table failed: %s", exc)
             await self.ownership.release(record.id)
             raise TableError(503, "the server could not save the new table: try again") from None
-        table = Table(record, self.store, self.pool, self.config, self.prepared, self.metrics)
+        table = self._new_table(record)
         self.tables[table.id] = table
         table.pins += 1
         try:

@@ -29,6 +29,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from atout.engine.errors import IllegalActionError
 from atout.engine.refusals import refusal_text
 from atout.games import Deal, deal_from_dealt, new_deal, next_dealer
@@ -136,6 +138,9 @@ class Table:
     ) -> None:
         self.id = record.id
         self.metrics = metrics
+        self.on_conflict: Callable[[Table], None] | None = None
+        """Called when the log holds another write where this table meant to write: another
+        worker moved the table on, and this copy must leave memory (the manager sets it)."""
         self.preset = record.preset
         self.rules = Rules.from_options(record.rules)
         self.state = record.state
@@ -466,6 +471,15 @@ class Table:
         """Commit one change to the log; any refusal is a :class:`SaveError`."""
         try:
             await self.store.commit(write)
+        except IntegrityError as exc:
+            # another writer holds this place of the log (a worker that took the table over
+            # while this one had not yet noticed it lost it): this memory is behind the log
+            log.error("table %s: another worker wrote its log; the table is put away", self.id)
+            if self.metrics is not None:
+                self.metrics.write_failed()
+            if self.on_conflict is not None:
+                self.on_conflict(self)
+            raise SaveError("another worker wrote this table's log") from exc
         except Exception as exc:
             if self.metrics is not None:
                 self.metrics.write_failed()
@@ -557,7 +571,9 @@ class Table:
         try:
             action = self.deal.parse(words)
         except ValueError as exc:
-            raise MessageError("illegal", f"not a move of this game: {exc}", None, "not_an_action", {}) from None
+            raise MessageError(
+                "illegal", f"not a move of this game: {exc}", None, "not_an_action", {}
+            ) from None
         if action not in self.deal.legal_actions():
             try:
                 self.deal.clone().apply(action)
@@ -782,7 +798,9 @@ class Table:
     def _seated(self, token: str | None) -> int:
         s = self.seat_of(token)
         if s is None:
-            raise TableError(403, "a seated person's token is needed (Authorization: Bearer <token>)", "token")
+            raise TableError(
+                403, "a seated person's token is needed (Authorization: Bearer <token>)", "token"
+            )
         return s
 
     async def _save_seat(self, seat: SeatRecord, before: SeatRecord) -> None:
