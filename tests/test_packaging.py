@@ -27,6 +27,8 @@ CORE = {
     "babel",
     "httpx",
     "prometheus-client",
+    "uvloop",
+    "httptools",
 }
 """What playing needs: the command line, the web game that `make run` serves (its workers relaying
 to each other, its metrics), and their languages."""

@@ -148,11 +148,12 @@ def _field_names(view: View) -> tuple[str, ...]:
     return names
 
 
-def view_delta(old: View, new: View) -> dict[str, Any]:
+def view_delta(old: View, new: View, changes: Mapping[str, int | None] | None = None) -> dict[str, Any]:
     """What a client holding ``old``'s wire form needs to hold ``new``'s: the ``events`` new
     since ``old``, the fields replaced (``set``) and the non-empty list fields that grew at their
     end (``add``: the items appended). Fields equal in both are absent. Both views must be of one
-    seat in one deal (docs/protocol.md, "Updates").
+    seat in one deal (docs/server.md, "Updates"); ``changes``, what :func:`view_changes` said of
+    them if it was asked already.
 
     >>> from atout.engine.french import FrenchDeal
     >>> deal = FrenchDeal.new(rng=1)
@@ -167,30 +168,61 @@ def view_delta(old: View, new: View) -> dict[str, Any]:
     >>> apply_view_delta(view_to_json(before), delta) == view_to_json(deal.view(3))
     True
     """
-    if type(old) is not type(new) or old.seat != new.seat:
-        raise ValueError("a delta joins two views of one seat in one game")
     rules = new.rules
     changed: dict[str, Any] = {}
     added: dict[str, Any] = {}
     events: list[dict[str, Any]] = []
-    for name in _field_names(new):
-        before, after = getattr(old, name), getattr(new, name)
-        if before == after:
-            continue
+    for name, kept in (view_changes(old, new) if changes is None else changes).items():
+        after = getattr(new, name)
         if name == "events":
-            if after[: len(before)] != before:
-                raise ValueError("a seat's events only grow during a deal")
-            events = [event_to_json(e) for e in after[len(before) :]]
-        elif (
-            isinstance(before, tuple)
-            and isinstance(after, tuple)
-            and 0 < len(before) < len(after)
-            and after[: len(before)] == before
-        ):
-            added[name] = _field_to_json(name, after[len(before) :], rules)
+            events = [event_to_json(e) for e in after[kept or 0 :]]
+        elif kept:
+            added[name] = _field_to_json(name, after[kept:], rules)
         else:
             changed[name] = _field_to_json(name, after, rules)
     return {"events": events, "set": changed, "add": added}
+
+
+GROWING: Final = frozenset({"events", "bids", "poignees", "tricks"})
+"""The lists of a view that a deal only appends to: equal lengths mean equal lists, and a longer
+list keeps the shorter one's items (the engine's events, bids, shown poignées and finished tricks
+are never rewritten; ``tests/engine/test_wire_delta.py`` rebuilds every view of whole deals from
+deltas to hold the engine to it)."""
+
+
+def view_changes(old: View, new: View) -> dict[str, int | None]:
+    """The fields in which ``new`` differs from ``old``, a view of the same seat in the same deal:
+    each with the number of items kept when the list only grew at its end, else ``None``
+    (replaced). Empty when the views are equal; cheaper than comparing them whole, as the lists
+    that only grow are compared by their lengths.
+
+    >>> from atout.engine.french import FrenchDeal
+    >>> deal = FrenchDeal.new(rng=1)
+    >>> deal.apply(deal.parse("pass"))
+    >>> before = deal.view(3)
+    >>> view_changes(before, deal.view(3))
+    {}
+    >>> deal.apply(deal.parse("pass"))
+    >>> view_changes(before, deal.view(3))
+    {'current_player': None, 'legal_actions': None, 'bids': 1, 'events': 1}
+    """
+    if type(old) is not type(new) or old.seat != new.seat:
+        raise ValueError("a delta joins two views of one seat in one game")
+    out: dict[str, int | None] = {}
+    for name in _field_names(new):
+        before, after = getattr(old, name), getattr(new, name)
+        if name in GROWING:
+            if len(before) != len(after):
+                out[name] = len(before) if 0 < len(before) < len(after) else None
+        elif before != after:
+            grown = (
+                isinstance(before, tuple)
+                and isinstance(after, tuple)
+                and 0 < len(before) < len(after)
+                and after[: len(before)] == before
+            )
+            out[name] = len(before) if grown else None
+    return out
 
 
 def apply_view_delta(view: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
@@ -442,6 +474,7 @@ def _type(value: object) -> str:
 
 
 __all__ = [
+    "GROWING",
     "PROTOCOL_VERSION",
     "VIEW_CLASSES",
     "View",
@@ -452,6 +485,7 @@ __all__ = [
     "cards_to_json",
     "event_from_json",
     "event_to_json",
+    "view_changes",
     "view_delta",
     "view_from_json",
     "view_to_json",

@@ -24,6 +24,7 @@ class GcStats:
         self.full_collections = 0
         self.longest_ms = 0.0
         self.total_ms = 0.0
+        self.frozen = 0
         self._started: float | None = None
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
@@ -39,7 +40,8 @@ class GcStats:
             self.longest_ms = max(self.longest_ms, pause)
 
     def start(self) -> None:
-        """Measure from now on."""
+        """Measure from now on (the objects frozen are counted now: counting walks them all)."""
+        self.frozen = gc.get_freeze_count()
         if self._callback not in gc.callbacks:
             gc.callbacks.append(self._callback)
 
@@ -54,7 +56,7 @@ class GcStats:
             "full_collections": self.full_collections,
             "longest_full_ms": round(self.longest_ms, 1),
             "total_full_ms": round(self.total_ms, 1),
-            "frozen_objects": gc.get_freeze_count(),
+            "frozen_objects": self.frozen,
         }
 
 

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from atout.server.db import ActionRow, Base, DealRow, SeatRow, TableRow, now
-from atout.server.writer import CommitObserver, LogWriter, Write
+from atout.server.writer import CommitObserver, LogConflict, LogWriter, Write
 
 ACTIONS, DEALS, SEATS, TABLES = (
     Base.metadata.tables[name] for name in ("actions", "deals", "seats", "tables")
@@ -179,7 +179,9 @@ def append_action(table_id: str, deal_no: int, seq: int, seat: int, action: str)
                 ACTIONS.c.table_id == table_id, ACTIONS.c.seq == seq
             )
         ).first()
-        return row is not None and tuple(row) == (deal_no, seat, action)
+        if row is not None and tuple(row) != (deal_no, seat, action):
+            raise LogConflict(f"table {table_id}: another action holds number {seq} of the log")
+        return row is not None
 
     return Write(run, already, "append_action")
 
@@ -206,7 +208,9 @@ def start_deal(table_id: str, deal: DealRecord) -> Write:
         row = connection.execute(
             select(DEALS.c.dealt_json).where(DEALS.c.table_id == table_id, DEALS.c.deal_no == deal.deal_no)
         ).first()
-        return row is not None and row[0] == json.dumps(deal.dealt)
+        if row is not None and row[0] != json.dumps(deal.dealt):
+            raise LogConflict(f"table {table_id}: another deal holds number {deal.deal_no}")
+        return row is not None
 
     return Write(run, already, "start_deal")
 

@@ -15,7 +15,7 @@ import json
 from collections import deque
 from typing import Any
 
-from atout.engine.wire import view_delta
+from atout.engine.wire import view_changes, view_delta
 from atout.games import View
 
 Message = dict[str, Any]
@@ -55,7 +55,7 @@ class SeatStream:
 
     def note(self, view: View) -> bool:
         """Take this view as the seat's own: whether it changed (and took the next number)."""
-        if view == self.view:
+        if self.view is not None and not view_changes(self.view, view):
             return False
         self.view = view
         self.seq += 1
@@ -65,11 +65,14 @@ class SeatStream:
         """The update this view makes (numbered), or ``None`` when the view did not change: its
         new events and the fields that changed (``set``, ``add``)."""
         before = self.view
-        if not self.note(view):
-            return None
         if before is None:  # pragma: no cover - a deal's first view is told by a state
             raise RuntimeError("an update needs the view it follows")
-        return {"type": "update", "seq": self.seq, **view_delta(before, view)}
+        changes = view_changes(before, view)
+        if not changes:
+            return None
+        self.view = view
+        self.seq += 1
+        return {"type": "update", "seq": self.seq, **view_delta(before, view, changes)}
 
     def keep(self, seq: int, text: str) -> None:
         """Remember a message of the current deal for a reconnecting client (bounded)."""

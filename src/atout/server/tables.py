@@ -29,8 +29,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-
 from atout.engine.errors import IllegalActionError
 from atout.engine.refusals import refusal_text
 from atout.games import Deal, deal_from_dealt, new_deal, next_dealer
@@ -50,7 +48,7 @@ from atout.server.store import end_deal as end_deal_write
 from atout.server.store import save_seat as save_seat_write
 from atout.server.store import start_deal as start_deal_write
 from atout.server.streams import Message, SeatStream, encode
-from atout.server.writer import Write
+from atout.server.writer import LogConflict, Write
 
 log = logging.getLogger(__name__)
 
@@ -471,7 +469,7 @@ class Table:
         """Commit one change to the log; any refusal is a :class:`SaveError`."""
         try:
             await self.store.commit(write)
-        except IntegrityError as exc:
+        except LogConflict as exc:
             # another writer holds this place of the log (a worker that took the table over
             # while this one had not yet noticed it lost it): this memory is behind the log
             log.error("table %s: another worker wrote its log; the table is put away", self.id)

@@ -19,21 +19,32 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from sqlalchemy import Table, insert
 from sqlalchemy.engine import Connection, Engine
 
 log = logging.getLogger(__name__)
+
+
+class LogConflict(Exception):
+    """Another write holds this write's place in the log (another worker wrote the table)."""
 
 
 @dataclass
 class Write:
     """One change to the log: ``run`` makes it on a connection inside a transaction;
     ``already`` (optional) tells, after ``run`` failed alone, whether the change is in the
-    database already (a retry after a commit whose answer was lost)."""
+    database already (a retry after a commit whose answer was lost), or raises
+    :class:`LogConflict` when another change holds its place. A write that is one row
+    inserted names its ``table`` and ``row``: the rows of one table in a transaction are inserted
+    by one statement."""
 
     run: Callable[[Connection], None]
     already: Callable[[Connection], bool] | None = None
     name: str = "write"
+    table: Table | None = None
+    row: dict[str, Any] | None = None
 
 
 @dataclass
@@ -67,7 +78,7 @@ class LogWriter:
         pending = _Pending(write, loop, loop.create_future())
         self._start()
         self._queue.put(pending)
-        await asyncio.shield(pending.future)
+        await pending.future
 
     def close(self) -> None:
         """Stop the thread once what is queued is written."""
@@ -141,6 +152,9 @@ class LogWriter:
                     if check(connection):
                         self._answer(pending, None)
                         return
+            except LogConflict as conflict:
+                self._answer(pending, conflict)
+                return
             except Exception:  # the database is away: the write is refused as it was
                 pass
         self._answer(pending, exc)
@@ -149,9 +163,15 @@ class LogWriter:
         if self._connection is None:
             self._connection = self.engine.connect()
         connection = self._connection
+        rows: dict[Table, list[dict[str, Any]]] = {}
         with connection.begin():
             for write in writes:
-                write.run(connection)
+                if write.table is not None and write.row is not None:
+                    rows.setdefault(write.table, []).append(write.row)
+                else:
+                    write.run(connection)
+            for table, batch in rows.items():
+                connection.execute(insert(table), batch)
 
     def _drop_connection(self) -> None:
         connection, self._connection = self._connection, None
@@ -176,4 +196,4 @@ class LogWriter:
             pending.loop.call_soon_threadsafe(settle)
 
 
-__all__ = ["CommitObserver", "LogWriter", "Write"]
+__all__ = ["CommitObserver", "LogConflict", "LogWriter", "Write"]
