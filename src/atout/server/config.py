@@ -49,8 +49,8 @@ class ServerConfig:
     leave_timeout: float = 60.0
     bot_workers: int = 2
     warm_bots: bool = True
-    buffer: int = 256
-    buffer_bytes: int = 1 << 20
+    buffer: int = 64
+    buffer_bytes: int = 8 << 10
     info_delay: float = 0.05
     idle_unload: float = 60.0
     deals_file: str | None = None
