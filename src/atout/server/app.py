@@ -34,7 +34,7 @@ from atout.server.config import ServerConfig
 from atout.server.db import open_database
 from atout.server.gcstats import GcStats, freeze_startup
 from atout.server.manager import TableManager
-from atout.server.metrics import Metrics, SentCounter, database_health
+from atout.server.metrics import Metrics, database_health
 from atout.server.relay import TableRelay
 from atout.server.store import Store
 from atout.server.tables import TableError
@@ -185,7 +185,6 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.state.metrics = Metrics()
     app.add_middleware(TableRelay)  # inside BodyGuard: a relayed body was checked here first
     app.add_middleware(BodyGuard)
-    app.add_middleware(SentCounter, metrics=app.state.metrics)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:

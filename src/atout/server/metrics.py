@@ -5,7 +5,8 @@ Each app has its own :class:`Metrics` and registry (never the library's global o
 several apps in one process do not collide). The tables and the log writer call its methods as
 things happen; the tables open and the connections are read from the live
 :class:`~atout.server.manager.TableManager` when Prometheus scrapes; the websocket messages and
-bytes sent are counted as they leave (:class:`SentCounter`).
+bytes sent are counted as a table's connection writes them (a relayed connection is counted
+by the worker that owns its table only).
 
 >>> metrics = Metrics()
 >>> metrics.action_committed()
@@ -26,12 +27,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 if TYPE_CHECKING:
     from atout.server.manager import TableManager
@@ -60,6 +60,30 @@ class _LiveTables(Collector):
         )
 
 
+class _Counts(Collector):
+    """The counters the event loop keeps as plain numbers."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        m = self.metrics
+        yield CounterMetricFamily(
+            "atout_actions_committed", "Actions (people's and bots') committed to the log.", m.actions
+        )
+        yield CounterMetricFamily("atout_bot_moves", "Moves the bots played.", m.bot_moves)
+        yield CounterMetricFamily(
+            "atout_websocket_messages_sent",
+            "Websocket messages this process's tables sent to their clients.",
+            m.messages_sent,
+        )
+        yield CounterMetricFamily(
+            "atout_websocket_bytes_sent",
+            "Bytes (UTF-8) of websocket messages this process's tables sent to their clients.",
+            m.bytes_sent,
+        )
+
+
 class Metrics:
     """The server's metrics: one registry, and a method for each thing that happens."""
 
@@ -68,11 +92,9 @@ class Metrics:
         self._live = _LiveTables()
         self.registry.register(self._live)
         ProcessCollector(registry=self.registry)  # memory, CPU time, open files of this process
-        self.actions = Counter(
-            "atout_actions_committed",
-            "Actions (people's and bots') committed to the log.",
-            registry=self.registry,
-        )
+        # counted on the event loop as plain numbers (no lock), read at each scrape
+        self.actions = self.bot_moves = self.messages_sent = self.bytes_sent = 0
+        self.registry.register(_Counts(self))
         self.told = Histogram(
             "atout_action_told_seconds",
             "Seconds from an action's arrival (a person's message, a bot's answer) to every seat "
@@ -95,15 +117,6 @@ class Metrics:
         self.write_failures = Counter(
             "atout_database_write_failures", "Writes the database refused or failed.", registry=self.registry
         )
-        self.bot_moves = Counter("atout_bot_moves", "Moves the bots played.", registry=self.registry)
-        self.messages_sent = Counter(
-            "atout_websocket_messages_sent", "Websocket messages sent to clients.", registry=self.registry
-        )
-        self.bytes_sent = Counter(
-            "atout_websocket_bytes_sent",
-            "Bytes of websocket messages sent to clients.",
-            registry=self.registry,
-        )
 
     def watch(self, manager: TableManager) -> None:
         """Read the tables open and their connections from ``manager`` at each scrape."""
@@ -111,7 +124,7 @@ class Metrics:
 
     def action_committed(self, count: int = 1) -> None:
         """``count`` actions were committed to the log."""
-        self.actions.inc(count)
+        self.actions += count
 
     def action_told(self, seconds: float) -> None:
         """An action was told to every seat whose view changed, ``seconds`` after it arrived."""
@@ -128,12 +141,12 @@ class Metrics:
 
     def bot_move(self) -> None:
         """A bot's move was played."""
-        self.bot_moves.inc()
+        self.bot_moves += 1
 
     def sent(self, nbytes: int, messages: int = 1) -> None:
         """``messages`` websocket messages of ``nbytes`` bytes in all went to a client."""
-        self.messages_sent.inc(messages)
-        self.bytes_sent.inc(nbytes)
+        self.messages_sent += messages
+        self.bytes_sent += nbytes
 
     def exposition(self, accept: str = "") -> tuple[bytes, str]:
         """The metrics now, in the format the scraper's ``Accept`` header asks for (the
@@ -141,30 +154,6 @@ class Metrics:
         Call it on the event loop: the gauges read the live tables."""
         encoder, content_type = choose_encoder(accept)
         return encoder(self.registry), content_type
-
-
-class SentCounter:
-    """ASGI middleware: counts every websocket message the app sends, and its bytes (UTF-8),
-    into :meth:`Metrics.sent` once it has gone out."""
-
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
-        self.app, self.metrics = app, metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket":
-            await self.app(scope, receive, send)
-            return
-
-        async def counted(message: Message) -> None:
-            await send(message)
-            if message["type"] == "websocket.send":
-                words: str | None = message.get("text")
-                if words is not None:
-                    self.metrics.sent(len(words) if words.isascii() else len(words.encode()))
-                else:
-                    self.metrics.sent(len(message.get("bytes") or b""))
-
-        await self.app(scope, receive, counted)
 
 
 async def database_health(engine: Engine, timeout: float = DATABASE_TIMEOUT) -> dict[str, Any]:
@@ -192,6 +181,5 @@ __all__ = [
     "ENTRIES_BUCKETS",
     "SECONDS_BUCKETS",
     "Metrics",
-    "SentCounter",
     "database_health",
 ]

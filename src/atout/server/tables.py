@@ -376,13 +376,14 @@ class Table:
 
     async def _call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """Run ``fn(*args)`` in the table's turn and answer what it returns or raises. The
-        request runs to its end even if the caller stops waiting."""
+        request runs to its end even if the caller stops waiting (it is the table's task that
+        runs it)."""
         if self.closed:
             raise TableError(503, "this table was just put away: try again")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait((fn, args, future, time.perf_counter()))
         self._start_actor()
-        return await asyncio.shield(future)
+        return await future
 
     def _post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         """Have the table run ``fn(*args)`` in its turn, nobody waiting for it."""
@@ -394,8 +395,6 @@ class Table:
         """The table's one task: each request in turn, then the table moves itself on."""
         while True:
             fn, args, future, _arrived = await self._inbox.get()
-            if future is not None and future.done():
-                continue
             self._running = True
             try:
                 result = await fn(*args)

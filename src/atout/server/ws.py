@@ -21,6 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from atout import jsonio
 from atout.server.connection import Connection
 from atout.server.manager import CLOSE_TRY_AGAIN, TableManager
+from atout.server.metrics import Metrics
 from atout.server.origins import origin_allowed
 from atout.server.streams import encode
 from atout.server.tables import MessageError, Table, TableError
@@ -86,8 +87,9 @@ CLOSE_TIMEOUT = 5.0
 """Seconds the closing handshake may take before the connection is dropped."""
 
 
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
-    """Write the outbox in order; close the websocket with the connection's code when told to."""
+async def _send_loop(websocket: WebSocket, conn: Connection, metrics: Metrics | None) -> None:
+    """Write the outbox in order (counted in the metrics); close the websocket with the
+    connection's code when told to."""
     while True:
         text = await conn.next_text()
         if text is None:
@@ -95,11 +97,14 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
                 await asyncio.wait_for(websocket.close(code=conn.close_code or 1000), CLOSE_TIMEOUT)
             return
         await websocket.send_text(text)
+        if metrics is not None:
+            metrics.sent(len(text) if text.isascii() else len(text.encode()))
 
 
 async def _receive_loop(websocket: WebSocket, table: Table, conn: Connection) -> bool:
     """Read and answer the client's messages until it leaves or is closed; whether it said
-    hello. Table calls are shielded: a connection closed in the middle of one never cuts it."""
+    hello. A request handed to the table runs to its end in the table's own task: a connection
+    closed in the middle of one never cuts it."""
     greeted = False
     while True:
         received = await websocket.receive()
@@ -112,15 +117,15 @@ async def _receive_loop(websocket: WebSocket, table: Table, conn: Connection) ->
                 if greeted:
                     raise MessageError("bad_message", "hello was already said")
                 greeted = True
-                await asyncio.shield(table.hello(conn, message.get("token"), message.get("last_seq")))
+                await table.hello(conn, message.get("token"), message.get("last_seq"))
             elif not greeted:
                 raise MessageError("bad_message", 'say {"type": "hello", "token": ...} first')
             elif kind == "ping":
                 table.pong(conn)
             elif kind == "resync":
-                await asyncio.shield(table.resync(conn))
+                await table.resync(conn)
             else:
-                await asyncio.shield(table.act(conn, message["seq"], message["action"]))
+                await table.act(conn, message["seq"], message["action"])
         except MessageError as error:
             conn.send_text(encode(table.error_message(conn, error)))
 
@@ -146,7 +151,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 await websocket.close(code=CLOSE_NO_TABLE if missing else CLOSE_TRY_AGAIN)
             return
         conn = Connection(manager.config.limits)
-        sender = asyncio.create_task(_send_loop(websocket, conn))
+        sender = asyncio.create_task(_send_loop(websocket, conn, manager.metrics))
         receiver = asyncio.create_task(_receive_loop(websocket, table, conn))
         try:
             done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
