@@ -195,8 +195,10 @@ async def _pipe(scope: Scope, receive: Receive, send: Send, address: str, secret
             proxy=None,
             compression=None,
             open_timeout=5,
-            ping_interval=5,
-            ping_timeout=10,
+            # a dead owner's connections are closed by its kernel at once; the pings only find an
+            # owner cut off by the network, and cost CPU on every relayed connection (1,000s)
+            ping_interval=20,
+            ping_timeout=20,
             close_timeout=2,
             max_size=8 << 20,
         )
