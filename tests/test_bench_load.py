@@ -39,7 +39,7 @@ def test_a_short_run_against_a_real_server_counts_actions_without_errors() -> No
     done = subprocess.run(command, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stderr
     (run,) = json.loads(done.stdout)["runs"]
-    assert run["tables"] == 2 and run["errors"] == {} and run["failed_tables"] == 0
+    assert run["tables"] == 2 and run["errors"] == {} and run["failed_tables"] == 0, run
     assert run["actions"] > 20 and run["actions_per_s"] > 10
     assert run["latency_samples"] == run["actions"] and run["unmatched_updates"] == 0
     latency = run["latency_ms"]

@@ -148,12 +148,14 @@ def _field_names(view: View) -> tuple[str, ...]:
     return names
 
 
-def view_delta(old: View, new: View, changes: Mapping[str, int | None] | None = None) -> dict[str, Any]:
+def view_delta(
+    old: View | ViewKey, new: View, changes: Mapping[str, int | None] | None = None
+) -> dict[str, Any]:
     """What a client holding ``old``'s wire form needs to hold ``new``'s: the ``events`` new
     since ``old``, the fields replaced (``set``) and the non-empty list fields that grew at their
     end (``add``: the items appended). Fields equal in both are absent. Both views must be of one
-    seat in one deal (docs/server.md, "Updates"); ``changes``, what :func:`view_changes` said of
-    them if it was asked already.
+    seat in one deal (docs/server.md, "Updates"); ``old`` may be its :func:`view_key`;
+    ``changes``, what :func:`view_changes` said of them if it was asked already.
 
     >>> from atout.engine.french import FrenchDeal
     >>> deal = FrenchDeal.new(rng=1)
@@ -190,30 +192,56 @@ are never rewritten; ``tests/engine/test_wire_delta.py`` rebuilds every view of 
 deltas to hold the engine to it)."""
 
 
-def view_changes(old: View, new: View) -> dict[str, int | None]:
-    """The fields in which ``new`` differs from ``old``, a view of the same seat in the same deal:
-    each with the number of items kept when the list only grew at its end, else ``None``
-    (replaced). Empty when the views are equal; cheaper than comparing them whole, as the lists
-    that only grow are compared by their lengths.
+ViewKey = tuple[Any, ...]
+"""What :func:`view_changes` compares of a view (:func:`view_key`)."""
+
+_KEY_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _key_fields(view: View) -> tuple[str, ...]:
+    names = _KEY_FIELDS.get(type(view))
+    if names is None:
+        names = _KEY_FIELDS[type(view)] = tuple(n for n in _field_names(view) if n != "rules")
+    return names
+
+
+def view_key(view: View) -> ViewKey:
+    """What :func:`view_changes` compares of a view, to hold instead of the view: its class and
+    seat, then each field's value but the length of a list that only grows (:data:`GROWING`), and
+    not the rules (a deal's rules never change). Plain values: a server holding one per seat gives
+    the garbage collector nothing to follow."""
+    return (
+        type(view),
+        view.seat,
+        *(len(getattr(view, n)) if n in GROWING else getattr(view, n) for n in _key_fields(view)),
+    )
+
+
+def view_changes(old: View | ViewKey, new: View) -> dict[str, int | None]:
+    """The fields in which ``new`` differs from ``old`` (a view of the same seat in the same
+    deal, or its :func:`view_key`): each with the number of items kept when the list only grew
+    at its end, else ``None`` (replaced). Empty when the views are equal; cheaper than comparing
+    them whole, as the lists that only grow are compared by their lengths.
 
     >>> from atout.engine.french import FrenchDeal
     >>> deal = FrenchDeal.new(rng=1)
     >>> deal.apply(deal.parse("pass"))
-    >>> before = deal.view(3)
+    >>> before = view_key(deal.view(3))
     >>> view_changes(before, deal.view(3))
     {}
     >>> deal.apply(deal.parse("pass"))
     >>> view_changes(before, deal.view(3))
     {'current_player': None, 'legal_actions': None, 'bids': 1, 'events': 1}
     """
-    if type(old) is not type(new) or old.seat != new.seat:
+    key = old if isinstance(old, tuple) else view_key(old)
+    if key[0] is not type(new) or key[1] != new.seat:
         raise ValueError("a delta joins two views of one seat in one game")
     out: dict[str, int | None] = {}
-    for name in _field_names(new):
-        before, after = getattr(old, name), getattr(new, name)
+    for name, before in zip(_key_fields(new), key[2:], strict=True):
+        after = getattr(new, name)
         if name in GROWING:
-            if len(before) != len(after):
-                out[name] = len(before) if 0 < len(before) < len(after) else None
+            if before != len(after):
+                out[name] = before if 0 < before < len(after) else None
         elif before != after:
             grown = (
                 isinstance(before, tuple)
@@ -478,6 +506,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "VIEW_CLASSES",
     "View",
+    "ViewKey",
     "WireError",
     "action_to_json",
     "apply_view_delta",
@@ -488,5 +517,6 @@ __all__ = [
     "view_changes",
     "view_delta",
     "view_from_json",
+    "view_key",
     "view_to_json",
 ]

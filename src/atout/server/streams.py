@@ -15,7 +15,7 @@ import json
 from collections import deque
 from typing import Any
 
-from atout.engine.wire import view_changes, view_delta
+from atout.engine.wire import ViewKey, view_changes, view_delta, view_key
 from atout.games import View
 
 Message = dict[str, Any]
@@ -27,13 +27,14 @@ def encode(message: Message) -> str:
 
 
 class SeatStream:
-    """One seat's sequence number, its last view, and its buffer."""
+    """One seat's sequence number, what its last view was, and its buffer."""
 
     def __init__(self, seq: int, buffer_messages: int, buffer_bytes: int) -> None:
         self.seq = seq
         self.deal_seq = seq
         """The number of the ``state`` that began the current deal for this seat."""
-        self.view: View | None = None
+        self.key: ViewKey | None = None
+        """What the seat's last view was (:func:`atout.engine.wire.view_key`), ``None`` before a deal."""
         self.buffer: deque[tuple[int, str]] = deque()
         self.buffer_bytes = 0
         self._max_messages, self._max_bytes = buffer_messages, buffer_bytes
@@ -42,7 +43,7 @@ class SeatStream:
         """A deal was dealt (or rebuilt): the next number, and nothing buffered before it."""
         self.seq += 1
         self.deal_seq = self.seq
-        self.view = view
+        self.key = None if view is None else view_key(view)
         self.clear()
         return self.seq
 
@@ -50,27 +51,27 @@ class SeatStream:
         """Rebuilt from the log: the deal began at ``seq`` with this first view (the views after
         each logged action follow through :meth:`note`)."""
         self.seq = self.deal_seq = seq
-        self.view = view
+        self.key = None if view is None else view_key(view)
         self.clear()
 
     def note(self, view: View) -> bool:
         """Take this view as the seat's own: whether it changed (and took the next number)."""
-        if self.view is not None and not view_changes(self.view, view):
+        if self.key is not None and not view_changes(self.key, view):
             return False
-        self.view = view
+        self.key = view_key(view)
         self.seq += 1
         return True
 
     def observe(self, view: View) -> Message | None:
         """The update this view makes (numbered), or ``None`` when the view did not change: its
         new events and the fields that changed (``set``, ``add``)."""
-        before = self.view
+        before = self.key
         if before is None:  # pragma: no cover - a deal's first view is told by a state
             raise RuntimeError("an update needs the view it follows")
         changes = view_changes(before, view)
         if not changes:
             return None
-        self.view = view
+        self.key = view_key(view)
         self.seq += 1
         return {"type": "update", "seq": self.seq, **view_delta(before, view, changes)}
 
