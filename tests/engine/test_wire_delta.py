@@ -13,25 +13,10 @@ from hypothesis import strategies as st
 
 from atout.engine.wire import WireError, apply_view_delta, view_delta, view_to_json
 from atout.games import new_deal
-from atout.presets import PRESETS, rules_for
-from atout.rules import Rules, RulesError
+from atout.presets import rules_for
+from atout.rules import Rules
 
-
-def _games() -> list[tuple[str, Rules]]:
-    out = []
-    for name in (p.name for p in PRESETS):
-        for players in (2, 3, 4, 5):
-            try:
-                rules = rules_for(name, players=players)
-                new_deal(rules, rng=0)
-            except RulesError:
-                continue
-            out.append((f"{name}-{players}", rules))
-    out.append(("fft-5-dead", rules_for("fft", players=5).replace(five_player_mode="dead_player")))
-    return out
-
-
-GAMES = _games()
+from .test_wire import GAMES
 
 
 @pytest.mark.parametrize(("name", "rules"), GAMES, ids=[g[0] for g in GAMES])
