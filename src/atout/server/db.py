@@ -46,6 +46,7 @@ class TableRow(Base):
     rules_json: Mapped[str] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(20))
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    settings_json: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class SeatRow(Base):
@@ -78,6 +79,29 @@ class DealRow(Base):
     scores_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
     seat_seqs_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class DealAnalysisRow(Base):
+    """The exact solver's analysis of a finished deal (:mod:`atout.analysis`), computed once."""
+
+    __tablename__ = "deal_analyses"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    deal_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    analysis_json: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ScoreSheetRow(Base):
+    """A score sheet of a table playing with real cards: one JSON document, the hash of the token
+    that may edit it, and a version that grows with each change."""
+
+    __tablename__ = "score_sheets"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    edit_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    sheet_json: Mapped[str] = mapped_column(Text)
 
 
 class ActionRow(Base):
