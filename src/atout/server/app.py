@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from atout import i18n, jsonio
-from atout.server import lobby, ws
+from atout.server import lobby, sheets, ws
 from atout.server.botpool import BotPool
 from atout.server.config import ServerConfig
 from atout.server.db import open_database
@@ -271,7 +271,14 @@ def create_app(config: ServerConfig) -> FastAPI:
                 return _page("missing.html", status_code=404)
         return _page("table.html")
 
+    @app.get("/score", response_model=None, include_in_schema=False)
+    @app.get("/score/{sheet_id}", response_model=None, include_in_schema=False)
+    async def score_keeper_page(sheet_id: str = "") -> FileResponse | HTMLResponse:
+        """The score keeper of real tables: a new sheet, or a sheet by its link."""
+        return _page("keeper.html")
+
     app.include_router(lobby.router)
+    app.include_router(sheets.router)
     app.include_router(ws.router)
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
