@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from atout import i18n, jsonio
-from atout.server import lobby, sheets, ws
+from atout.server import lobby, sheets, study, ws
 from atout.server.botpool import BotPool
 from atout.server.config import ServerConfig
 from atout.server.db import open_database
@@ -163,6 +163,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         store = Store(engine, on_commit=metrics.commit)
         app.state.manager = TableManager(store, pool, config, metrics=metrics)
         app.state.manager.start()
+        study.start(app)
         app.state.metrics.watch(app.state.manager)
         app.state.gc = GcStats()
         freeze_startup()  # what the start made lives as long as the server: out of the collector
@@ -171,6 +172,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             app.state.gc.stop()
+            study.stop(app)
             await app.state.manager.close()
             pool.close()
             app.state.manager.store.close()
@@ -280,6 +282,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(sheets.router)
     app.include_router(ws.router)
+    app.include_router(study.router)
+    app.include_router(study.pages)
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from atout.rules import Rules
 from atout.server.botpool import BotPool, check_bot
@@ -61,6 +61,8 @@ class TableManager:
             prepared = PreparedDeals.read(config.deals_file)
         self.prepared = prepared
         self.tables: dict[str, Table] = {}
+        self.on_deal_over: Callable[[Table, int], None] | None = None
+        """Given to every table: called when one of its deals has ended (atout.server.study)."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         pool.on_ready(self._bots_ready)
@@ -122,6 +124,7 @@ class TableManager:
     def _new_table(self, record: TableRecord) -> Table:
         table = Table(record, self.store, self.pool, self.config, self.prepared, self.metrics)
         table.on_conflict = self._put_away
+        table.on_deal_over = self.on_deal_over
         return table
 
     def _put_away(self, table: Table) -> None:

@@ -139,6 +139,8 @@ class Table:
         self.on_conflict: Callable[[Table], None] | None = None
         """Called when the log holds another write where this table meant to write: another
         worker moved the table on, and this copy must leave memory (the manager sets it)."""
+        self.on_deal_over: Callable[[Table, int], None] | None = None
+        """Called when a deal has ended and been recorded (its analysis starts: atout.server.study)."""
         self.preset = record.preset
         self.rules = Rules.from_options(record.rules)
         self.state = record.state
@@ -640,6 +642,8 @@ class Table:
         self.public_seq += 1
         self._to_watchers({**over, "seq": self.public_seq})
         self._info_changed()
+        if self.on_deal_over is not None:
+            self.on_deal_over(self, self.deal_no)
 
     def _over(self) -> Message | None:
         """The last deal's result, as ``deal_over`` tells it: its scores, the totals, its summary
