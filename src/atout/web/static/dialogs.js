@@ -206,6 +206,8 @@ export function showDealOver(state, over, { onNext } = {}) {
   if (onNext) {
     body.querySelector(".dialog-buttons").prepend(h("button", { type: "button", class: "action primary", "data-next": "", onclick: onNext, text: t("end.next") }));
   }
+  const table = state.table?.table_id;
+  if (table) body.querySelector(".dialog-buttons").append(h("a", { class: "action", "data-replay": "", href: `/t/${encodeURIComponent(table)}/deals/${over?.deal_no ?? state.dealNo}`, text: t("replay.link") }));
 }
 
 /** Keep the end-of-deal dialog in step with the table after each message: opened once when a deal
@@ -229,7 +231,9 @@ export function showScores(state) {
   const history = state.table?.history ?? [];
   const totals = state.totals ?? state.table?.totals ?? null;
   if (!history.length && !totals) return openDialog(t("scores"), h("p", { text: t("scores.none") }));
-  return openDialog(t("scores"), scoreTable(state, history, { totals }));
+  const table = state.table?.table_id;
+  const replays = table ? h("p", {}, h("a", { class: "action", "data-replays": "", href: `/t/${encodeURIComponent(table)}/deals`, text: t("replay.session") })) : null;
+  return openDialog(t("scores"), scoreTable(state, history, { totals }), replays);
 }
 
 /** The last finished trick, each card by its player. */
