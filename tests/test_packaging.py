@@ -29,9 +29,10 @@ CORE = {
     "prometheus-client",
     "uvloop",
     "httptools",
+    "markdown-it-py",
 }
 """What playing needs: the command line, the web game that `make run` serves (its workers relaying
-to each other, its metrics), and their languages."""
+to each other, its metrics, the rule book's pages), and their languages."""
 
 
 def _planned(target: str, tmp_path: Path) -> str:

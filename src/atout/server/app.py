@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from atout import i18n, jsonio
-from atout.server import lobby, sheets, study, ws
+from atout.server import lobby, rulebook, sheets, study, ws
 from atout.server.botpool import BotPool
 from atout.server.config import ServerConfig
 from atout.server.db import open_database
@@ -280,6 +280,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         return _page("keeper.html")
 
     app.include_router(lobby.router)
+    app.include_router(rulebook.router)
     app.include_router(sheets.router)
     app.include_router(ws.router)
     app.include_router(study.router)
