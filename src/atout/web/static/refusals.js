@@ -3,6 +3,7 @@
 // whose {name} slots are filled with words: suits and cards as people name them, never a code.
 
 import { cardLabel } from "./cards.js";
+import { LANG } from "./i18n.js";
 import { STRINGS, t } from "./strings.js";
 
 function word(name, value, pack) {
@@ -27,10 +28,26 @@ export function refusalText(code, params = {}, pack = "french") {
   return t(key, words);
 }
 
-/** The rule book's reference of an engine rule ("rule book §3.8 step 3: must follow suit" →
- * "rule book §3.8 step 3"): small print under the sentence. */
-export function ruleReference(rule) {
-  if (!rule) return "";
-  const cut = rule.indexOf(": ");
-  return cut > 0 ? rule.slice(0, cut) : rule;
+const REFERENCE = /§(\d+(?:\.\d+)*)(?:\s+(step \d+|[VAF]\d+|mode [A-Z])\b)?/;
+
+/** The rule book's section an engine rule names ("rule book §3.8 step 3: must follow suit"), as
+ * a link to that place of the served rule book (a new tab): small print under the sentence; null
+ * for a rule that names no section. */
+export function ruleLink(rule) {
+  const match = REFERENCE.exec(rule ?? "");
+  if (!match) return null;
+  const [, number, part] = match;
+  const query = new URLSearchParams({ lang: LANG });
+  if (part) query.set("part", part);
+  const section = `§${number}`;
+  const step = part?.match(/^step (\d+)$/);
+  const where = step ? t("rulebook.step", { section, n: step[1] }) : part ? `${section} ${part}` : section;
+  const link = document.createElement("a");
+  link.className = "rule";
+  link.href = `/rules/section/${number}?${query}`;
+  link.target = "_blank";
+  link.rel = "noopener";
+  link.textContent = t("rulebook.ref", { where });
+  link.title = t("rulebook.open");
+  return link;
 }

@@ -7,7 +7,7 @@ import { closeDialog, followDeal, showChooseSeat, showDealOver, showPreviousTric
 import { api, TableSocket } from "./net.js";
 import { classify, connected, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
 import { lastName, rememberTable, setLastName, tableEntry } from "./store.js";
-import { refusalText, ruleReference } from "./refusals.js";
+import { refusalText, ruleLink } from "./refusals.js";
 import { STRINGS, t } from "./strings.js";
 import { eventLine, seatName } from "./words.js";
 
@@ -87,11 +87,11 @@ function render() {
   if (!connected(state)) status.classList.add("offline");
   if (state.error) {
     status.classList.add("error");
-    // an engine refusal is said from its code and params, in words; the rule's reference below
+    // an engine refusal is said from its code and params, in words; below, a link to its rule
     const words = refusalText(state.error.reason, state.error.params, v?.game === "austrian" ? "austrian" : "french");
     status.append(h("span", { class: "message", text: words ?? state.error.message }));
-    const more = ruleReference(state.error.rule);
-    if (more) status.append(h("span", { class: "rule", text: more }));
+    const rule = ruleLink(state.error.rule);
+    if (rule) status.append(rule);
   } else {
     status.append(h("span", { text: state.notice ?? (botsWarming(state) ? t("turn.bots_warming") : statusText(state)) }));
   }
