@@ -241,6 +241,7 @@ async function start() {
   $("lobby-subtitle").textContent = t("lobby.subtitle");
   $("create-title").textContent = t("lobby.create");
   $("mine-title").textContent = t("lobby.mine");
+  $("keeper-link").textContent = t("lobby.keeper");
   drawMine();
   $("create").append(h("p", { text: t("lobby.loading") }));
   try {
