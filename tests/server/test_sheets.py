@@ -171,6 +171,8 @@ def test_each_game_is_scored_by_its_own_rules(
          "deal.petit_au_bout", "petit_no_bout", {}),
         (["A", "B", "C", "D"], {}, {**GARDE_49, "contract": "pousse"}, "deal.contract", "contract_not_played", {}),
         (["A", "B", "C", "D"], {}, {**GARDE_49, "taker": 4}, "deal.taker", "field", {"field": "taker"}),
+        (["A", "B", "C", "D"], {}, {**GARDE_49, "taker": None}, "deal.taker", "missing_part", {"field": "taker"}),
+        (["A", "B", "C"], {}, {**GARDE_49, "contract": None}, "deal.contract", "missing_part", {"field": "contract"}),
         (["A", "B", "C", "D"], {}, {**GARDE_49, "points": "49"}, "deal.points", "points_range", {"max": 91}),
         (["A", "B", "C", "D"], {}, {**GARDE_49, "players": 5}, "deal.players", "field", {"field": "players"}),
         (["A", "B", "C", "D", "E"], {}, {**GARDE_49, "partner": 1, "dead": 2}, "deal.dead", "field", {"field": "dead"}),
@@ -183,7 +185,7 @@ def test_each_game_is_scored_by_its_own_rules(
             {},
         ),
     ],
-    ids=["two-piles-95", "bouts-4", "points-92", "points-with-3-bouts", "petit-no-bout", "pousse", "seat",
+    ids=["two-piles-95", "bouts-4", "points-92", "points-with-3-bouts", "petit-no-bout", "pousse", "seat", "no-taker", "no-contract",
          "points-text", "players-in-deal", "dead-with-partner", "poignees"],
 )  # fmt: skip
 def test_an_impossible_deal_is_refused_naming_its_field(

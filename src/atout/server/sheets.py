@@ -206,14 +206,19 @@ def _base_field(field: str) -> str:
 
 def summary_problem(exc: SummaryError) -> tuple[str, dict[str, Any]]:
     """A refused deal's problem as a code and params the page words: ``points_total`` with
-    ``{"total": 95}`` for two piles that do not hold 91 points, else ``field`` naming the field.
+    ``{"total": 95}`` for two piles that do not hold 91 points, ``missing_part`` for a field not
+    given, else ``field`` naming the field.
 
     >>> summary_problem(SummaryError("oudlers", "must be a whole number from 0 to 3, not 4"))
     ('bouts_range', {})
+    >>> summary_problem(SummaryError("taker", "must be a whole number, not null"))
+    ('missing_part', {'field': 'taker'})
     >>> summary_problem(SummaryError("partner", "seat 7 is out of range: seats are 0 to 4"))
     ('field', {'field': 'partner'})
     """
     base = _base_field(exc.field)
+    if exc.message.startswith("missing") or exc.message.endswith("null"):
+        return "missing_part", {"field": base}
     for pattern, code in _PROBLEMS.get(base, ()):
         found = pattern.search(exc.message)
         if found:
