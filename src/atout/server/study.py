@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import os
 import re
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -307,16 +308,24 @@ def deal_replay(engine: Engine, table_id: str, deal_no: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- the analyses
-def _lower_priority() -> None:
-    """The analysis process yields the cores to the tables and their bots."""
+def _start_analysis_process() -> None:
+    """The analysis process yields the cores to the tables and their bots, and ends when the
+    server is gone (killed without a shutdown, it would otherwise finish its deal for nobody)."""
     with contextlib.suppress(OSError):  # a system that refuses: it runs at the server's priority
         os.nice(10)
+    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _end_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def analyse_in_process(record_text: str) -> tuple[str, str]:
     """Run in the analysis process: ``("ready", analysis JSON text)`` or ``("refused", why)``."""
     try:
-        from atout.analysis import AnalysisError, analyse_record  # type: ignore[import-not-found,unused-ignore]
+        from atout.analysis import AnalysisError, analyse_record  # type: ignore[import-not-found,attr-defined,unused-ignore]
     except ImportError:
         return "refused", "the analysis of deals is not installed on this server"
     try:
@@ -345,7 +354,9 @@ class Analyses:
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._executor is None:
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_analysis_process,
             )
         return self._executor
 
