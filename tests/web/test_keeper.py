@@ -1,5 +1,6 @@
 """The score keeper in chromium, on a phone's screen (390x844): a session of deals entered by taps,
-an impossible deal refused in words under its field, an undo and an edit, the totals checked
+a change from a second phone (the first told to reload), an impossible deal refused in words
+under its field, an undo and an edit, the totals checked
 against :mod:`atout.scoring`, the graph, and the share link read-only; then in French, at five
 with a called king. Screenshots go to ``test-artifacts/screenshots/keeper-*.png``."""
 
@@ -93,11 +94,28 @@ def test_a_session_entered_by_taps_on_a_phone(browser: Any, keeper_server: Any) 
     page.tap("#bonuses > summary")
     phone.tap("poignee-2", "simple")
     phone.save(2)
-    # deal 3: 10 points with 3 bouts cannot happen: said in words under the points
+    # meanwhile a second phone, given the edit link, adds deal 3: Dai's petite, just made
+    token = page.evaluate(f"localStorage.getItem('atout.sheet.{sheet_id}')")
+    from_other_phone = {"taker": 3, "contract": "petite", "oudlers": 2, "points": 41}
+    answer = keeper_server.post(
+        f"/api/sheets/{sheet_id}/deals", {"version": 3, "deal": from_other_phone}, token
+    )
+    assert answer.status_code == 200, answer.text
+    # deal 4: this phone's first try is refused (the sheet changed); it reloads, keeping its entry
     phone.tap("taker", 2)
     phone.tap("contract", "garde")
     phone.tap("oudlers", 3)
     page.fill("#k-points", "10")
+    page.tap("#k-save")
+    page.wait_for_selector("#reload")
+    assert page.text_content("#entry-error") == (
+        "The sheet changed on another phone: reload it, then add this deal again. Reload"
+    )
+    phone.shot("phone-changed")
+    page.tap("#reload")
+    page.wait_for_function("document.querySelectorAll('#deals > li').length === 3")
+    assert page.input_value("#k-points") == "10"
+    # 10 points with 3 bouts cannot happen: said in words under the points
     page.tap("#k-save")
     refusal = page.locator("[data-section='points'] .field-error")
     refusal.wait_for()
@@ -106,27 +124,28 @@ def test_a_session_entered_by_taps_on_a_phone(browser: Any, keeper_server: Any) 
     )
     phone.shot("phone-refused")
     page.fill("#k-points", "40")
-    phone.save(3)
+    phone.save(4)
     deals: list[dict[str, Any]] = [
         {"taker": 0, "contract": "garde", "oudlers": 2, "points": 49},
         {"taker": 1, "contract": "petite", "oudlers": 1, "points": 45, "petit_au_bout": "defense",
          "poignees": [{"side": "defense", "level": "simple", "seat": 2}]},
+        from_other_phone,
         {"taker": 2, "contract": "garde", "oudlers": 3, "points": 40},
     ]  # fmt: skip
     assert phone.totals() == scored("french", 4, deals)
 
     # undo the last deal, then make deal 1 a garde sans
     page.tap("#undo")
-    page.wait_for_function("document.querySelectorAll('#deals > li').length === 2")
+    page.wait_for_function("document.querySelectorAll('#deals > li').length === 3")
     page.tap("[data-edit='1']")
     assert page.text_content("#entry h2") == "Editing deal 1"
     phone.tap("contract", "garde_sans")
     page.tap("#k-save")
     page.wait_for_selector("#entry:not(.editing)")
-    deals = [{**deals[0], "contract": "garde_sans"}, deals[1]]
-    assert phone.totals() == scored("french", 4, deals) == [457, -315, -71, -71]
+    deals = [{**deals[0], "contract": "garde_sans"}, deals[1], from_other_phone]
+    assert phone.totals() == scored("french", 4, deals) == [432, -340, -96, 4]
     sheet = keeper_server.http.get(f"/api/sheets/{sheet_id}").json()
-    assert sheet["totals"] == phone.totals() and sheet["version"] == 6
+    assert sheet["totals"] == phone.totals() and sheet["version"] == 7
     # the count of deal 1, term by term, as the rule book writes it
     page.tap("[data-deal='1'] details > summary")
     assert page.text_content("[data-deal='1'] .formula") == (
@@ -136,10 +155,10 @@ def test_a_session_entered_by_taps_on_a_phone(browser: Any, keeper_server: Any) 
     lines = page.eval_on_selector_all(
         "#graph polyline", "nodes => nodes.map((n) => n.getAttribute('points').split(' ').length)"
     )
-    assert lines == [3, 3, 3, 3]
+    assert lines == [4, 4, 4, 4]
     assert (
         page.get_attribute("#graph", "aria-label")
-        == "Each player's running total over 2 deal(s), one line per player"
+        == "Each player's running total over 3 deal(s), one line per player"
     )
     phone.shot("phone-sheet")
     page.set_viewport_size({"width": 1280, "height": 800})
