@@ -13,7 +13,8 @@ export function openDialog(title, ...content) {
   const dlg = dialog();
   const body = dlg.querySelector(".dialog-body");
   body.replaceChildren(
-    h("h2", { text: title }),
+    // the dialog's name; the focus starts on it, so that a screen reader reads the dialog from its top
+    h("h2", { id: "dialog-title", tabindex: "-1", text: title }),
     ...content,
     h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "action", onclick: () => closeDialog(), text: t("button.close") })),
   );
@@ -22,6 +23,7 @@ export function openDialog(title, ...content) {
     if (typeof dlg.showModal === "function") dlg.showModal();
     else dlg.setAttribute("open", "");
   }
+  body.querySelector("#dialog-title").focus();
   return body;
 }
 
@@ -34,8 +36,8 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function scoreTable(state, rows, { totals, first = 1, roles = null } = {}) {
   const n = rows[0]?.length ?? totals?.length ?? 0;
-  const head = h("tr", {}, h("th", { text: "" }), ...Array.from({ length: n }, (_, s) => h("th", { text: seatName(state, s) })));
-  const roleRow = roles ? [h("tr", { class: "roles" }, h("th", { text: "" }), ...roles.map((r) => h("td", { text: r })))] : [];
+  const head = h("tr", {}, h("td", {}), ...Array.from({ length: n }, (_, s) => h("th", { text: seatName(state, s) })));
+  const roleRow = roles ? [h("tr", { class: "roles" }, h("td", {}), ...roles.map((r) => h("td", { text: r })))] : [];
   const body = rows.map((row, i) => h("tr", {}, h("th", { text: t("scores.deal", { n: i + first }) }), ...row.map((x) => h("td", { class: x < 0 ? "neg" : "", text: signed(x) }))));
   const foot = totals ? [h("tr", { class: "total" }, h("th", { text: t("scores.total") }), ...totals.map((x) => h("td", { class: x < 0 ? "neg" : "", text: signed(x) })))] : [];
   return h("table", { class: "scores" }, h("thead", {}, head, ...roleRow), h("tbody", {}, ...body, ...foot));

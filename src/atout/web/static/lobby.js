@@ -102,7 +102,7 @@ function buildForm() {
     for (let s = 1; s < n; s++) {
       const sel = select(`seat-${s}`, botChoices, before[s - 1] ?? "bot:expert:fast");
       slots[`seats.${s}`] = errorSlot();
-      seats.append(h("div", { class: "seat-row" }, h("span", { text: t("seat.n", { n: s + 1 }) }), sel, slots[`seats.${s}`]));
+      seats.append(h("div", { class: "seat-row" }, h("label", { for: sel.id, text: t("seat.n", { n: s + 1 }) }), sel, slots[`seats.${s}`]));
     }
   };
   const drawOptions = () => {

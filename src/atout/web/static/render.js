@@ -326,22 +326,33 @@ export function handOrder(view) {
 }
 
 export function renderHand(root, state, actions) {
+  // the keyboard stays in the hand across a redraw: the focus goes back to the card chosen
+  const focused = root.contains(document.activeElement);
+  const byKeyboard = Boolean(root.querySelector(".slot:focus-visible"));
   root.replaceChildren();
   const v = state.view;
   if (!v) return;
   const pack = packOf(v);
   const { cards, verb } = classify(state.myTurn ? v.legal_actions : []);
   root.classList.toggle("acting", cards.size > 0);
+  root.setAttribute("aria-multiselectable", verb === "discard" ? "true" : "false");
+  const order = handOrder(v);
+  const choosable = (c) => (cards.size ? cards.has(c) : order.includes(c));
+  if (byKeyboard && !choosable(state.selected)) state.selected = order.find((c) => cards.has(c)) ?? order[0] ?? null;
+  const current = order.includes(state.selected) ? state.selected : order.find((c) => cards.has(c)) ?? order[0];
   const slots = [];
-  for (const name of handOrder(v)) {
+  for (const name of order) {
     const svg = cardSvg(name, { pack });
-    const slot = h("div", { class: "slot", role: "option", "data-card": name }, svg);
+    // one card of the hand is reached by Tab (the chosen one, else the first playable), the arrows move on
+    const slot = h("div", { class: "slot", role: "option", tabindex: name === current ? "0" : "-1", "data-card": name }, svg);
     if (cards.size) {
       slot.classList.add(cards.has(name) ? "legal" : "illegal");
       slot.setAttribute("aria-disabled", cards.has(name) ? "false" : "true");
     }
     if (verb === "discard" && state.discardPick.has(name)) slot.classList.add("picked");
     if (state.selected === name) slot.classList.add("selected");
+    slot.setAttribute("aria-selected", String(verb === "discard" ? state.discardPick.has(name) : state.selected === name));
+    slot.addEventListener("focus", () => chooseByKeyboard(root, slot, state, verb));
     slot.addEventListener("click", (event) => actions.pick(name, event));
     slots.push(slot);
   }
@@ -356,6 +367,25 @@ export function renderHand(root, state, actions) {
     root.replaceChildren(h("div", { class: "hand-row" }, ...slots.slice(0, half)), h("div", { class: "hand-row" }, ...slots.slice(half)));
     root.classList.add("two-rows");
   } else root.classList.remove("two-rows");
+  if (focused) {
+    restoringFocus = true; // the focus given back chooses nothing (the chosen card may be a 2-player pile's)
+    slots.find((slot) => slot.tabIndex === 0)?.focus({ preventScroll: true });
+    restoringFocus = false;
+  }
+}
+
+let restoringFocus = false;
+
+/** A card reached by Tab becomes the chosen one, as the arrows choose it (a tap or a click chooses
+ * by its own handler, so that a first tap only raises a card). */
+function chooseByKeyboard(root, slot, state, verb) {
+  if (restoringFocus || !slot.matches(":focus-visible") || state.selected === slot.dataset.card) return;
+  state.selected = slot.dataset.card;
+  for (const other of root.querySelectorAll(".slot")) {
+    other.classList.toggle("selected", other === slot);
+    other.tabIndex = other === slot ? 0 : -1;
+    if (verb !== "discard") other.setAttribute("aria-selected", String(other === slot));
+  }
 }
 
 // ------------------------------------------------------------------ the controls

@@ -550,6 +550,9 @@ export const STRINGS = {
   "missing.text": "No table is called “{id}”: the link may be mistyped, or the table is gone.",
   "missing.text.none": "The link may be mistyped, or the table is gone.",
   "missing.lobby": "Go to the lobby",
+  // accessibility: what a screen reader names on the table page
+  "a11y.me": "Your hand and your moves",
+  "a11y.hand": "Your cards",
 
   // the score keeper of a real table (keeper.html)
   "lobby.keeper": "Keep score of a real table",

@@ -563,6 +563,10 @@ function setupBar() {
   setPace("normal");
   $("btn-invite").textContent = t("invite");
   $("home").title = t("button.lobby");
+  // what a screen reader names: the player's part of the page, the hand's cards, the log
+  $("me").setAttribute("aria-label", t("a11y.me"));
+  $("hand").setAttribute("aria-label", t("a11y.hand"));
+  $("log").setAttribute("aria-label", t("button.log"));
   $("btn-previous").addEventListener("click", () => showPreviousTrick(state));
   $("btn-scores").addEventListener("click", () => showScores(state));
   $("btn-pace").addEventListener("click", () => {

@@ -1,0 +1,212 @@
+"""The pages checked for accessibility with axe-core, in Debian's chromium, against a real ``atout serve``.
+
+axe-core (vendored in ``tests/web/vendor/``, a test dependency only) is injected into each page as
+a person sees it: the lobby, the 404 page, and the table during a deal (bidding, play with the
+last trick open, the end-of-deal dialog), at a desktop's 1280x800 and a phone's 390x844, in
+English and in French. No violation of impact "serious" or "critical" may remain; a failure
+prints each one with its rule, the elements it names and axe's help. One trick is also played
+with the keyboard alone: Tab reaches a card, Enter plays it.
+
+Needs Playwright for Python and ``/usr/bin/chromium`` like ``test_browser.py``, whose player and
+server it uses. Screenshots go to ``test-artifacts/screenshots/a11y-*.png``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+LANGUAGES = ("en", "fr")
+BLOCKING = ("serious", "critical")
+"""The impacts that fail the test; "moderate" and "minor" ones are best practices, not barriers."""
+
+
+def _browser_tests() -> Any:
+    spec = importlib.util.spec_from_file_location("atout_browser_tests", ROOT / "tests/web/test_browser.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+web = _browser_tests()
+shots = web.shots
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, url: v.helpUrl,
+    nodes: v.nodes.map((n) => ({target: n.target.join(" "), summary: n.failureSummary ?? ""})),
+  }));
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One real server for the whole file, on a fresh SQLite file."""
+    process = web.start_server(f"sqlite:///{tmp_path_factory.mktemp('a11y') / 'atout.sqlite3'}")
+    yield process
+    process.stop()
+
+
+class Audit:
+    """The serious and critical violations found on every page visited, each with where it was seen."""
+
+    def __init__(self, shots: Path) -> None:
+        self.shots = shots
+        self.found: dict[str, list[str]] = {}  # a violation and its elements -> the screens showing it
+        self.pages = 0
+
+    def check(self, page: Any, screen: str, language: str, size: str) -> None:
+        """axe on the page as it is now; its blocking violations noted, a screenshot kept."""
+        if not page.evaluate("typeof window.axe === 'object'"):
+            page.add_script_tag(path=str(AXE))
+        assert page.evaluate("document.documentElement.lang") == language, "the page's lang attribute"
+        self.pages += 1
+        page.screenshot(path=str(self.shots / f"a11y-{screen}-{language}-{size}.png"))
+        for violation in page.evaluate(AXE_RUN):
+            if violation["impact"] not in BLOCKING:
+                continue
+            nodes = "\n".join(
+                f"    {n['target']}: {' '.join(n['summary'].split())}" for n in violation["nodes"]
+            )
+            said = (
+                f"{violation['id']} [{violation['impact']}] {violation['help']} ({violation['url']})\n{nodes}"
+            )
+            self.found.setdefault(said, []).append(f"{screen} ({language}, {size})")
+
+    def assert_clean(self) -> None:
+        assert self.pages, "no page was checked"
+        report = [f"on {', '.join(where)}:\n  {said}" for said, where in self.found.items()]
+        assert not report, "accessibility violations:\n" + "\n".join(report)
+
+
+def visit(page: Any, url: str, language: str, size: str, ready: str) -> None:
+    """Open ``url`` in ``language`` at ``size`` and wait until the page says it is drawn."""
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    page.goto(f"{url}{'&' if '?' in url else '?'}lang={language}")
+    page.wait_for_function(ready, timeout=15000)
+
+
+def every_way(audit: Audit, page: Any, url: str, screen: str, ready: str) -> None:
+    """One screen in each language at each size."""
+    for language in LANGUAGES:
+        for size in SIZES:
+            visit(page, url, language, size, ready)
+            audit.check(page, screen, language, size)
+
+
+TABLE_READY = """async () => {
+  const s = (await import('/static/table.js')).state;
+  return Boolean(s.view) && s.conn === 'online' && s.synced !== false && %s;
+}"""
+MY_TURN = TABLE_READY % "s.myTurn && !s.pending"
+END_OPEN = TABLE_READY % "Boolean(document.querySelector('dialog#dialog[open][data-kind=end]'))"
+
+
+def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None:
+    """The lobby (its options opened too) and the page of an address without a table."""
+    audit = Audit(shots)
+    player = web.Player(browser)
+    page = player.page
+    try:
+        for language in LANGUAGES:
+            for size in SIZES:
+                visit(page, f"{server.base}/", language, size, "document.body.dataset.ready === 'true'")
+                audit.check(page, "lobby", language, size)
+                page.click("details.options summary")
+                audit.check(page, "lobby-options", language, size)
+        every_way(
+            audit, page, f"{server.base}/t/no-such-table", "missing", "document.body.dataset.ready === 'true'"
+        )
+        audit.assert_clean()
+        web.no_errors(player, allowed=("404",))
+    finally:
+        player.close()
+
+
+def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
+    """The table while bidding, while playing (the last trick's dialog open too) and with the
+    end-of-deal dialog open, each reloaded in both languages at both sizes."""
+    audit = Audit(shots)
+    player = web.Player(browser)
+    page = player.page
+    try:
+        url = player.create(server.base, "fft", 4, ["bot:random"] * 3)
+        page.wait_for_function(MY_TURN, timeout=15000)
+        assert player.state()["phase"] == "bidding"
+        every_way(audit, page, url, "bidding", MY_TURN)
+
+        def playing() -> bool:
+            s = player.state()
+            return bool(s["phase"] == "play" and s["tricks"] >= 1 and s["myTurn"] and not s["pending"])
+
+        web.play_to_end([player], stop=playing)
+        for language in LANGUAGES:
+            for size in SIZES:
+                visit(page, url, language, size, MY_TURN)
+                audit.check(page, "play", language, size)
+                page.keyboard.press("l")  # the last trick
+                page.wait_for_selector("dialog#dialog[open]")
+                audit.check(page, "last-trick", language, size)
+                page.keyboard.press("Escape")
+        visit(page, url, "en", "desktop", MY_TURN)
+        web.play_to_end([player])
+        every_way(audit, page, url, "end", END_OPEN)
+        audit.assert_clean()
+        web.no_errors(player)
+    finally:
+        player.close()
+
+
+FOCUSED_CARD = """() => {
+  const slot = document.activeElement?.closest('#hand .slot');
+  return slot ? {card: slot.dataset.card, legal: slot.classList.contains('legal'),
+                 chosen: slot.getAttribute('aria-selected') === 'true'} : null;
+}"""
+PLAYED = """async (card) => {
+  const v = (await import('/static/table.js')).state.serverView;
+  return Boolean(v) && !v.hand.includes(card)
+    && [...(v.trick ?? []), ...(v.tricks ?? []).flatMap((t) => t.plays)].some((p) => p.card === card && p.seat === v.seat);
+}"""
+
+
+def test_a_trick_played_with_the_keyboard_alone(browser: Any, server: Any, shots: Path) -> None:
+    """At the player's turn in play, Tab reaches a playable card of the hand, Enter plays it; the
+    focus stays in the hand, so the next turn's Enter plays again: no mouse."""
+    player = web.Player(browser)
+    page = player.page
+    try:
+        url = player.create(server.base, "fft", 4, ["bot:random"] * 3)
+
+        def my_turn_to_play() -> bool:
+            s = player.state()
+            return bool(s["phase"] == "play" and s["myTurn"] and not s["pending"])
+
+        web.play_to_end([player], stop=my_turn_to_play)  # the bidding and an écart, by clicks
+        page.goto(url)  # a fresh page: nothing focused
+        page.wait_for_function(MY_TURN, timeout=15000)
+        for _ in range(2):  # two tricks: the second card without a Tab
+            focused = page.evaluate(FOCUSED_CARD)
+            for _ in range(30):
+                if focused is not None:
+                    break
+                page.keyboard.press("Tab")
+                focused = page.evaluate(FOCUSED_CARD)
+            assert focused is not None, "Tab never reached a card of the hand"
+            assert focused["legal"] and focused["chosen"], focused
+            page.screenshot(path=str(shots / "a11y-keyboard-en-desktop.png"))
+            page.keyboard.press("Enter")
+            page.wait_for_function(PLAYED, arg=focused["card"], timeout=10000)
+            page.wait_for_function(MY_TURN, timeout=15000)
+            assert page.evaluate(FOCUSED_CARD) is not None, "the focus left the hand after a card was played"
+        web.no_errors(player)
+    finally:
+        player.close()
