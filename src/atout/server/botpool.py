@@ -122,6 +122,15 @@ def decide(spec: str, view_json: str, key: str | None = None, seed: int | None =
     return _choose(bot, view_json)
 
 
+def _hint_in_worker(view_json: str, drop: tuple[str, ...]) -> dict[str, object]:
+    """Drop the bots the pool has let go on this worker, then give the hint for this view
+    (:func:`atout.bots.hint.hint_json`: a fresh strongest bot, seeded from the view)."""
+    from atout.bots.hint import hint_json
+
+    drop_bots(drop)
+    return hint_json(view_json)
+
+
 def drop_bots(keys: Iterable[str]) -> None:
     """Forget the bots of these keys in this process."""
     for key in keys:
@@ -347,6 +356,31 @@ class BotPool:
             finally:
                 worker.busy -= 1
         return await asyncio.to_thread(decide, "rules", view_json)
+
+    async def hint(self, view_json: str) -> dict[str, object]:
+        """The hint for a seat's wire view (``{"action", "reason"}``, :mod:`atout.bots.hint`),
+        computed in the worker running the fewest decisions; no bot is kept. A broken worker is
+        replaced and the hint asked once more; ``ValueError`` for a view with nothing to decide."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            loads = [(w.busy if w is not None else 0, j) for j, w in enumerate(self._workers)]
+            i = min(loads)[1]
+            worker = self._worker(i)
+            drop = tuple(worker.drop)
+            worker.drop.clear()
+            worker.busy += 1
+            try:
+                return await loop.run_in_executor(worker.executor, _hint_in_worker, view_json, drop)
+            except BrokenProcessPool:
+                log.warning("bot worker %d broken during a hint (attempt %d); starting a new one", i, attempt)
+                self._replace(i, worker)
+            except asyncio.CancelledError:
+                if self._workers[i] is worker:
+                    worker.drop.update((k, None) for k in drop if self._where.get(k) != i)
+                raise
+            finally:
+                worker.busy -= 1
+        raise RuntimeError("the bot workers broke twice while working out a hint")
 
     def forget(self, prefix: str) -> None:
         """Drop the bots whose key starts with ``prefix`` (a table's ``"table_id/"`` when its deal

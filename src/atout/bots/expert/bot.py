@@ -26,11 +26,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 from atout.bots.base import View
 from atout.bots.expert import austrian
-from atout.bots.expert.austrian import choose_austrian_card
+from atout.bots.expert.austrian import AustrianDecision, AustrianSearcher
 from atout.bots.expert.austrian_worlds import sample_world as sample_austrian_world
 from atout.bots.expert.likelihood import MISMATCH, TEMPERATURE, bid_weigher
 from atout.bots.expert.search import card_values, distinct_cards, open_card
@@ -183,6 +183,8 @@ class Decision:
     work: int
     evaluator: str
     values: dict[int, float]
+    card_worlds: dict[int, int] = field(default_factory=dict)
+    """The worlds each card was valued in, when racing dropped some (else every card: ``worlds``)."""
 
 
 class Race:
@@ -248,6 +250,8 @@ class ExpertBot:
         self.rules = RulesBot()
         self.last: Decision | None = None
         self.last_simulation: SimulatedChoice | None = None
+        self.last_austrian: AustrianDecision | None = None
+        """What the last Austrian card decision did (as :attr:`last` for the French ones)."""
         self._ecart_plan: tuple[int, ...] = ()
         self._ecart_hand = 0
 
@@ -284,7 +288,10 @@ class ExpertBot:
             if len(legal) < 2:
                 return rules_action
             if view.phase == "play":
-                return choose_austrian_card(view, legal, self.config, self.rng, rules_action)
+                searcher = AustrianSearcher(self.config, self.rng)
+                action = searcher.choose(view, legal, rules_action)
+                self.last_austrian = searcher.last
+                return action
             if self.config.simulations > 0:
                 return self._simulate_austrian(view, legal, rules_action)
             return rules_action
@@ -439,7 +446,8 @@ class ExpertBot:
                 best = rules_card
         # a card dropped from the race was valued in fewer worlds
         means = {c: totals[c] / (raced.worlds[c] or worlds) for c in cards} if worlds else {}
-        self.last = Decision(best, rules_card, worlds, work, evaluator, means)
+        valued = {c: raced.worlds[c] or worlds for c in cards} if racing else {}
+        self.last = Decision(best, rules_card, worlds, work, evaluator, means, valued)
         return next(a for a in legal if a == best)
 
 
