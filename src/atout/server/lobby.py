@@ -104,6 +104,8 @@ class CreateBody(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatBody] | None = None
     sit: int | None = 0
+    hints: bool = True
+    """Whether a seated person may ask for a hint (the host's choice, ``tables.settings_json``)."""
 
 
 class ClaimBody(BaseModel):
@@ -212,7 +214,8 @@ async def create_table(body: CreateBody, request: Request) -> dict[str, Any]:
         seats = [SeatRequest("human")] + [SeatRequest("bot", bot="rules")] * (rules.players - 1)
     else:
         seats = [SeatRequest(s.kind, s.name.strip(), s.bot) for s in body.seats]
-    table, token = await _manager(request).create(body.preset, rules, seats, body.sit)
+    settings: dict[str, object] = {"hints": body.hints}
+    table, token = await _manager(request).create(body.preset, rules, seats, body.sit, settings)
     return {
         "table_id": table.id,
         "url": f"/t/{table.id}",

@@ -177,10 +177,16 @@ class TableManager:
             table.pins -= 1
 
     async def create(
-        self, preset: str, rules: Rules, seats: list[SeatRequest], sit: int | None
+        self,
+        preset: str,
+        rules: Rules,
+        seats: list[SeatRequest],
+        sit: int | None,
+        settings: dict[str, object] | None = None,
     ) -> tuple[Table, str | None]:
         """A new table; the creator's token when ``sit`` is a seat (the creator is its host).
-        The first deal is dealt at once when no seat is open."""
+        ``settings``: the host's choices that are not rules (``{"hints": bool}``). The first deal
+        is dealt at once when no seat is open."""
         if len(seats) != rules.players:
             raise TableError(400, f"{len(seats)} seats given for {rules.players} players", "seats")
         records: list[SeatRecord] = []
@@ -206,7 +212,8 @@ class TableManager:
         if sit is not None and (not 0 <= sit < len(seats) or seats[sit].kind != "human"):
             raise TableError(400, f"sit must be the index of a human seat, not {sit}", "sit")
         host = None if token is None else token_hash(token)
-        record = TableRecord(secrets.token_urlsafe(9), preset, rules.to_dict(), "waiting", records, [], host)
+        table_id, choices = secrets.token_urlsafe(9), dict(settings or {})
+        record = TableRecord(table_id, preset, rules.to_dict(), "waiting", records, [], host, choices)
         try:
             owned = await self.ownership.acquire(record.id)
         except OwnershipUnavailable:

@@ -64,6 +64,8 @@ class TableRecord:
     seats: list[SeatRecord]
     deals: list[DealRecord]
     host_hash: str | None = None
+    settings: dict[str, object] = field(default_factory=dict)
+    """The host's choices that are not rules (``{"hints": bool}``), ``tables.settings_json``."""
 
 
 class Store:
@@ -92,6 +94,7 @@ class Store:
                     state=record.state,
                     created_at=now(),
                     host_hash=record.host_hash,
+                    settings_json=json.dumps(record.settings),
                 )
             )
             session.flush()
@@ -136,6 +139,7 @@ class Store:
                 seats,
                 list(deals.values()),
                 row.host_hash,
+                json.loads(row.settings_json) if row.settings_json else {},
             )
 
 

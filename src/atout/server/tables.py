@@ -146,6 +146,11 @@ class Table:
         self.state = record.state
         self.seats = record.seats
         self.host_hash = record.host_hash
+        self.settings: dict[str, object] = {"hints": True, **record.settings}
+        """The host's choices that are not rules (``tables.settings_json``): ``hints`` allowed."""
+        self.hints_used = [0] * len(record.seats)
+        """The hints each seat asked for in the deal in progress (kept in memory only)."""
+        self._hinting: asyncio.Task[None] | None = None
         self.store, self.pool, self.config, self.prepared = store, pool, config, prepared
         self.connections: set[Connection] = set()
         self.pins = 0
@@ -234,6 +239,7 @@ class Table:
             "preset": self.preset,
             "rules": self.rules.to_dict(),
             "facts": self.facts(),
+            "settings": dict(self.settings),
             "bot_pause": self.config.bot_pause,
             "bots_warming": self.pool.warming,
             "seats": [self.seat_info(s) for s in range(len(self.seats))],
@@ -275,6 +281,7 @@ class Table:
             or self._running
             or not self._inbox.empty()
             or self._thinking
+            or self._hinting
             or self._timers
             or self._info_due
             or self._retry
@@ -587,6 +594,60 @@ class Table:
                 "server_error", "the server could not save your move; nothing changed: try again"
             ) from None
 
+    # ------------------------------------------------------------------ hints
+    async def hint(self, conn: Connection) -> None:
+        """A seated person asks what the strongest bot would do from their own view (docs/server.md,
+        "Hints"). Refused (:class:`MessageError`) when the host turned hints off, when it is not
+        their turn, or while a hint is being worked out. Everyone is told at once that this seat
+        used a hint, nothing more; the hint itself comes to that seat alone when it is ready."""
+        await self._call(self._hint, conn)
+
+    async def _hint(self, conn: Connection) -> None:
+        s = conn.seat
+        if s is None or conn.token_hash is None:
+            raise MessageError("not_seated", "say hello with your seat's token before you ask for a hint")
+        if self.seats[s].kind != "human" or self.seats[s].token_hash != conn.token_hash:
+            raise MessageError("not_seated", "this seat is no longer yours")
+        if not self.settings.get("hints", True):
+            raise MessageError("hints_off", "the host turned hints off at this table")
+        if self.state != "playing" or self.deal is None or self.deal.is_over():
+            raise MessageError("not_your_turn", "no deal is being played")
+        if self.deal.current_player != s:
+            raise MessageError("not_your_turn", "it is another player's turn")
+        if self._hinting is not None:
+            raise MessageError("hint_busy", "a hint is already being worked out: wait for it")
+        self.hints_used[s] += 1
+        view_json = encode(self.deal.view(s).to_json())
+        self._hinting = asyncio.create_task(
+            self._work_out_hint(s, view_json, self.version, self.deal_no), name=f"hint {self.id}/{s}"
+        )
+        notice = {"type": "hint_used", "deal_no": self.deal_no, "seat": s, "hints": self.hints_used[s]}
+        for other in self.connections:
+            self._send(other, {**notice, "seq": self.seq_of(other)})
+
+    async def _work_out_hint(self, s: int, view_json: str, version: int, deal_no: int) -> None:
+        try:
+            hint: dict[str, object] | None = await self.pool.hint(view_json)
+        except Exception:  # a failed hint must not stop the table
+            log.exception("a hint failed at table %s", self.id)
+            hint = None
+        self._post(self._hint_done, s, version, deal_no, hint)
+
+    async def _hint_done(self, s: int, version: int, deal_no: int, hint: dict[str, object] | None) -> None:
+        """A hint back: sent to its seat if the deal is still where the seat asked (a seat that
+        acted meanwhile no longer needs it)."""
+        self._hinting = None
+        if self.version != version or self.deal_no != deal_no:
+            return
+        stream = self.streams[s]
+        if hint is None:
+            failed = "the hint could not be worked out: try again"
+            for conn in self.connections:
+                if conn.seat == s:
+                    self._send(conn, self._error(conn, "server_error", failed))
+            return
+        self._to_seat(s, {"type": "hint", "seq": stream.seq, "deal_no": deal_no, **hint}, keep=False)
+
     # ------------------------------------------------------------------ applying
     async def _commit(self, s: int, action: int, arrived: float) -> None:
         """Log the action, then apply it and tell each seat whose view changed. Raises
@@ -660,6 +721,7 @@ class Table:
             "summary": None if summary is None else summary_to_json(summary),
             "breakdown": None if summary is None else breakdown_json(summary),
             "outcome": deal.outcome,
+            "hints": list(self.hints_used),
         }
 
     async def start_deal(self) -> None:
@@ -685,6 +747,7 @@ class Table:
         self._start_wanted = False
         self.deal, self.deal_no, self.version, self.deal_seq = deal, record.deal_no, record.seq, record.seq
         self.state = "playing"
+        self.hints_used = [0] * len(self.seats)
         for s, stream in enumerate(self.streams):
             stream.begin(deal.view(s))
         self.public_seq += 1
@@ -940,7 +1003,8 @@ class Table:
         """Stop this table's tasks and close its connections (shutdown, or leaving memory);
         requests still waiting are answered 503."""
         self.closed = True
-        tasks = [t for t in (self._actor, self._thinking, *self._timers.values()) if t is not None]
+        running = (self._actor, self._thinking, self._hinting, *self._timers.values())
+        tasks = [t for t in running if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -951,7 +1015,7 @@ class Table:
             if future is not None and not future.done():
                 future.set_exception(TableError(503, "this table was just put away: try again"))
         self._timers.clear()
-        self._thinking = None
+        self._thinking = self._hinting = None
         for handle in (self._info_due, self._retry):
             if handle is not None:
                 handle.cancel()

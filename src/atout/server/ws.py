@@ -76,9 +76,9 @@ def parse_message(text: str | None) -> dict[str, Any]:
             raise MessageError("bad_message", "seq must be an integer")
         if not isinstance(action, str) or not action.strip():
             raise MessageError("bad_message", "action must be the action's words, e.g. 'play KS'")
-    elif kind not in ("resync", "ping"):
+    elif kind not in ("resync", "ping", "hint"):
         raise MessageError(
-            "bad_message", f"unknown message type {kind!r}; types: hello, action, resync, ping"
+            "bad_message", f"unknown message type {kind!r}; types: hello, action, resync, ping, hint"
         )
     return message
 
@@ -124,6 +124,8 @@ async def _receive_loop(websocket: WebSocket, table: Table, conn: Connection) ->
                 table.pong(conn)
             elif kind == "resync":
                 await table.resync(conn)
+            elif kind == "hint":
+                await table.hint(conn)
             else:
                 await table.act(conn, message["seq"], message["action"])
         except MessageError as error:
