@@ -8,7 +8,7 @@ type (the lobby's strict models), an unknown route or method, and the tables' ow
 >>> from atout.server.config import ServerConfig
 >>> paths = create_app(ServerConfig("sqlite://")).openapi()["paths"]
 >>> sorted(paths)[:3]
-['/api/games', '/api/tables', '/api/tables/{table_id}']
+['/api/games', '/api/sheets', '/api/sheets/{sheet_id}']
 """
 
 from __future__ import annotations
