@@ -111,7 +111,8 @@ def test_a_refused_card_links_to_its_section_in_a_new_tab(
         tab.click("header a.book")  # the header leads to the contents, in the same language
         tab.wait_for_url("**/rules?lang=fr")
         tab.wait_for_selector("body[data-ready=true]")
-        assert tab.locator(".rules-note.untranslated").is_visible()
+        assert tab.locator(".rules-note.translated").is_visible()  # with the original beside it
+        assert tab.locator("article.rules h1").inner_text() == "Les règles du jeu d'atout"
         _no_overflow(tab)
         tab.screenshot(path=str(shots / "rules-contents-fr-1280.png"))
         helpers.no_errors(player)
@@ -122,11 +123,19 @@ def test_a_refused_card_links_to_its_section_in_a_new_tab(
 def test_a_rule_page_fits_a_phone_and_follows_the_chosen_language(
     browser: Any, book_server: Any, shots: Path
 ) -> None:
-    """At 390x844 the translated main page and the widest tables scroll down, never sideways;
-    a language chosen in the app's menu (remembered) is the one the rule book opens in."""
+    """The lobby links to the rule book; at 390x844 the translated main page and the widest
+    tables scroll down, never sideways; a language chosen in the app's menu (remembered) is the
+    one the rule book opens in."""
     phone = helpers.Player(browser, width=390, height=844, locale="fr-FR")
     try:
         page = phone.page
+        page.goto(f"{book_server.base}/")  # the lobby leads to the rule book
+        page.locator("#rules-link").wait_for()
+        page.screenshot(path=str(shots / "rules-lobby-link-fr-390.png"), full_page=True)
+        page.locator("#rules-link").click()
+        page.wait_for_url("**/rules")
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.locator("article.rules h1").inner_text() == "Les règles du jeu d'atout"
         page.goto(f"{book_server.base}/rules/french-tarot")  # the browser's language: French
         page.wait_for_selector("body[data-ready=true]")
         assert page.locator("article.rules").get_attribute("lang") == "fr"

@@ -242,6 +242,7 @@ async function start() {
   $("create-title").textContent = t("lobby.create");
   $("mine-title").textContent = t("lobby.mine");
   $("keeper-link").textContent = t("lobby.keeper");
+  $("rules-link").textContent = t("rulebook.title");
   drawMine();
   $("create").append(h("p", { text: t("lobby.loading") }));
   try {

@@ -288,10 +288,11 @@ export const STRINGS = {
   "refusal.not_an_action": "That is not a move of this game",
   "refusal.other_game": "That is a move of {game}, not of this game",
 
-  // the rule book: a refusal's link to its section ({where}: "§3.8", or a step of it)
+  // the rule book: the lobby's link to it, and a refusal's link to its section ({where}: "§3.8", or a step of it)
   "rulebook.ref": "rule book {where}",
   "rulebook.step": "{section} step {n}",
   "rulebook.open": "Open this rule in the rule book (new tab)",
+  "rulebook.title": "The rule book",
 
   // the event log
   "log.bid": "{name}: {bid}",
