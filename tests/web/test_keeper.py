@@ -173,6 +173,10 @@ def test_a_session_entered_by_taps_on_a_phone(browser: Any, keeper_server: Any) 
     assert other.totals() == phone.totals()
     assert other.page.locator("#entry, [data-edit], #undo, #copy-edit-link").count() == 0
     other.shot("phone-read-only")
+    # the phone that keeps the sheet finds it again on the start page
+    page.goto(f"{keeper_server.base}/score")
+    assert page.locator("#my-sheets a").first.text_content() == "Ann, Bruno, Chloé, Dai"
+    assert other.page.evaluate("localStorage.getItem('atout.sheets')") is None  # a reader keeps no sheet
     assert phone.errors == [] and other.errors == []
     other.context.close()
     phone.context.close()

@@ -33,6 +33,34 @@ function saveToken(id, token) {
   }
 }
 
+const MINE_KEY = "atout.sheets";
+
+/** The sheets this browser keeps, newest first: ``{id, names, at}``. */
+function mySheets() {
+  try {
+    const list = JSON.parse(localStorage.getItem(MINE_KEY) ?? "[]");
+    return Array.isArray(list) ? list.filter((s) => typeof s?.id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function rememberSheet(sheet) {
+  const list = [{ id: sheet.id, names: sheet.names, at: Date.now() }, ...mySheets().filter((s) => s.id !== sheet.id)];
+  try {
+    localStorage.setItem(MINE_KEY, JSON.stringify(list.slice(0, 20)));
+  } catch {
+    // nothing kept: the sheet's link still opens it
+  }
+}
+
+function minePanel() {
+  const list = mySheets();
+  if (!list.length) return null;
+  const items = list.map((s) => h("li", {}, h("a", { href: `/score/${encodeURIComponent(s.id)}`, text: (s.names ?? []).join(", ") || s.id }), " ", h("span", { class: "hint", text: new Date(s.at).toLocaleDateString(document.documentElement.lang) })));
+  return h("section", { class: "panel", id: "mine-panel" }, h("h2", { text: t("keeper.mine") }), h("ul", { class: "my-sheets", id: "my-sheets" }, ...items));
+}
+
 // ---------------------------------------------------------------- small pieces
 
 /** A row of buttons of which one is chosen; ``onPick(value)`` when one is tapped. */
@@ -138,13 +166,15 @@ async function startPage() {
     }
   });
   draw();
-  main.replaceChildren(
-    h("section", { class: "panel" }, h("h2", { text: t("keeper.new") }), h("p", { class: "hint", text: t("keeper.about") }), form),
-  );
+  const parts = [h("section", { class: "panel" }, h("h2", { text: t("keeper.new") }), h("p", { class: "hint", text: t("keeper.about") }), form), minePanel()];
+  main.replaceChildren(...parts.filter((part) => part !== null));
 }
 
+/** A labelled control of the start form: a menu inside its label, a row of buttons named by it. */
 function field(label, control) {
-  return h("div", { class: "field" }, h("span", { text: label }), control);
+  if (control.tagName === "SELECT") return h("label", { class: "field" }, h("span", { text: label }), control);
+  control.setAttribute("aria-label", label);
+  return h("div", { class: "field" }, h("span", { text: label, "aria-hidden": "true" }), control);
 }
 
 // ---------------------------------------------------------------- the sheet
@@ -172,6 +202,7 @@ async function sheetPage(id) {
     main.replaceChildren(h("section", { class: "panel" }, h("h2", { text: t("keeper.missing") }), h("p", { text: t("keeper.missing.text") }), h("a", { href: "/score", class: "action-link", text: t("keeper.new") })));
     return;
   }
+  if (page.token) rememberSheet(page.sheet);
   page.entry = blankEntry();
   drawSheet();
 }
@@ -606,6 +637,7 @@ function startEdit(d) {
 
 function cancelEdit() {
   page.editing = null;
+  if (page.token) rememberSheet(page.sheet);
   page.entry = blankEntry();
   drawSheet();
 }

@@ -566,6 +566,7 @@ export const STRINGS = {
   "keeper.five.called_king": "called king",
   "keeper.five.dead_player": "the dealer sits out",
   "keeper.start": "Start the sheet",
+  "keeper.mine": "Your score sheets",
   "keeper.players": "{n} players",
   "keeper.missing": "There is no score sheet at this address",
   "keeper.missing.text": "The link may be mistyped.",
