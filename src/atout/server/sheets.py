@@ -18,7 +18,7 @@ import io
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -319,7 +319,7 @@ def _checked_deal(sheet: Sheet, deal: Mapping[str, Any]) -> dict[str, Any]:
 
 
 async def _change(
-    request: Request, sheet_id: str, authorization: str | None, version: int, change: Any
+    request: Request, sheet_id: str, authorization: str | None, version: int, change: Callable[[Sheet], None]
 ) -> dict[str, Any]:
     """Load the sheet, check the token and the version, apply ``change(sheet)`` and save it over
     that version (refused with 409 if another change came first)."""
