@@ -191,9 +191,14 @@ def test_five_players_with_a_called_king_in_french(browser: Any, keeper_server: 
     phone.shot("fr-start")
     phone.start(keeper_server.base, ["Anne", "Bruno", "Chloé", "Dai", "Éric"])
     assert page.text_content("[data-section='partner'] legend") == "Partenaire (a le roi appelé)"
-    # a garde with Bruno called, 47 points with 2 bouts (rule book §9.1, FR5-01)
+    # a garde with Bruno called, 47 points with 2 bouts (rule book §9.1, FR5-01); the partner
+    # is asked for before anything is sent
     phone.tap("taker", 0)
     phone.tap("contract", "garde")
+    page.tap("#k-save")
+    asked = page.locator("[data-section='partner'] .field-error")
+    asked.wait_for()
+    assert asked.text_content() == "Choisissez : Partenaire (a le roi appelé)."
     phone.tap("partner", 1)
     phone.tap("oudlers", 2)
     page.fill("#k-points", "47")

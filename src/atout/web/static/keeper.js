@@ -211,7 +211,8 @@ function blankEntry() {
   const s = page.sheet;
   if (s.game === "austrian") return { declarer: null, bid: "threesome", talon_half: 1, game_type: "36_or_more", points: null };
   if (s.players === 2) return { first_points: null, first_bouts: null, petit_au_bout: null, chelem_announced_by: null, chelem_won_by: null };
-  return { taker: null, partner: null, dead: null, contract: null, oudlers: null, points: null, petit_au_bout: null, poignees: {}, chelem_announced: false, chelem_won_by: null, misere: {}, partial_announced: false, partial_made: false };
+  // the partner stays unchosen (undefined) until tapped: "alone" is a choice, not a default
+  return { taker: null, partner: undefined, dead: null, contract: null, oudlers: null, points: null, petit_au_bout: null, poignees: {}, chelem_announced: false, chelem_won_by: null, misere: {}, partial_announced: false, partial_made: false };
 }
 
 /** The entry of the form as a deal summary (rule book §9), for the server to check and count. */
@@ -228,7 +229,7 @@ function dealOf(e) {
     return deal;
   }
   const deal = { taker: e.taker, contract: e.contract, oudlers: e.oudlers, points: e.points, petit_au_bout: e.petit_au_bout };
-  if (s.facts.five_player_mode === "called_king") deal.partner = e.partner;
+  if (s.facts.five_player_mode === "called_king") deal.partner = e.partner ?? null;
   if (s.facts.five_player_mode === "dead_player") deal.dead = e.dead;
   deal.poignees = Object.entries(e.poignees).map(([seat, level]) => ({ side: sideOf(e, Number(seat)), level, seat: Number(seat) }));
   deal.chelem = { announced: e.chelem_announced, won_by: e.chelem_won_by };
@@ -238,7 +239,15 @@ function dealOf(e) {
 }
 
 function sideOf(e, seat) {
-  return seat === e.taker || (e.partner !== null && seat === e.partner) ? "attack" : "defense";
+  return seat === e.taker || (e.partner !== null && e.partner !== undefined && seat === e.partner) ? "attack" : "defense";
+}
+
+/** A choice the form needs before the deal can be sent, not given yet: its field, else null. */
+function unchosen(e) {
+  const five = page.sheet.facts.five_player_mode;
+  if (five === "called_king" && e.partner === undefined) return "partner";
+  if (five === "dead_player" && e.dead === null) return "dead";
+  return null;
 }
 
 /** The form filled with a deal of the sheet, to edit it. */
@@ -596,6 +605,11 @@ async function send() {
   const s = page.sheet;
   const form = document.querySelector("#entry form");
   form.querySelectorAll(".field-error, #entry-error").forEach((node) => (node.textContent = ""));
+  const missingPart = unchosen(page.entry);
+  if (missingPart) {
+    showRefusal({ field: `deal.${missingPart}`, code: "missing_part", params: { field: missingPart } });
+    return;
+  }
   const deal = dealOf(page.entry);
   const path = page.editing ? `/api/sheets/${s.id}/deals/${page.editing}` : `/api/sheets/${s.id}/deals`;
   try {
