@@ -226,18 +226,33 @@ def test_five_players_with_a_called_king_in_french(browser: Any, keeper_server: 
     ]
     assert phone.totals() == scored("french", 5, deals)
     phone.shot("fr-sheet")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    phone.shot("fr-desktop")
     assert phone.errors == []
     phone.context.close()
 
 
 @pytest.mark.parametrize(
-    ("names", "preset", "fields"),
-    [(["Ann", "Bruno"], "fft", ["oudlers", "points", "petit_au_bout"]),
-     (["Ann", "Bruno", "Chloé"], "tarock", ["declarer", "bid", "talon_half", "game_type", "points"])],
+    ("names", "preset", "fields", "taps", "points", "totals"),
+    [
+        # FR2-01: Ann's pile holds 2 bouts and 50 points, Bruno's the rest; Ann took the petit au bout
+        (["Ann", "Bruno"], "fft", ["oudlers", "points", "petit_au_bout"],
+         [("oudlers", 2), ("petit_au_bout", 0)], "50", [44, -44]),
+        # AT-01: Ann's threesome with the first talon half, game 1, 44 card points
+        (["Ann", "Bruno", "Chloé"], "tarock", ["declarer", "bid", "talon_half", "game_type", "points"],
+         [("declarer", 0), ("bid", "threesome"), ("talon_half", 1), ("game_type", "36_or_more")], "44", [68, 0, 0]),
+    ],
     ids=["two-players", "austrian"],
 )  # fmt: skip
 def test_each_game_asks_for_its_own_facts(
-    browser: Any, keeper_server: Any, names: list[str], preset: str, fields: list[str]
+    browser: Any,
+    keeper_server: Any,
+    names: list[str],
+    preset: str,
+    fields: list[str],
+    taps: list[tuple[str, Any]],
+    points: str,
+    totals: list[int],
 ) -> None:
     created = keeper_server.post("/api/sheets", {"names": names, "preset": preset}).json()
     phone = Phone(browser)
@@ -248,6 +263,11 @@ def test_each_game_asks_for_its_own_facts(
         "#entry [data-section]", "nodes => nodes.map((n) => n.dataset.section)"
     )
     assert shown == fields
+    for field, value in taps:
+        phone.tap(field, value)
+    phone.page.fill("#k-points", points)
+    phone.save(1)
+    assert phone.totals() == totals
     phone.shot(f"phone-{'two' if preset == 'fft' else 'austrian'}")
     assert phone.errors == []
     phone.context.close()
