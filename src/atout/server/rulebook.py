@@ -6,8 +6,8 @@ to that folder in a checkout, its files in a wheel). A page is shown in the read
 in the app's menu) when ``rulebook/<lang>/<page>.md`` exists, else in English with a note saying
 so. Anchors are the same in every language: ``#s3-8`` for §3.8, ``#s3-8-step-3`` for its step 3,
 ``#s7-v6`` for the variant V6 of §7, ``#s6-1-f12`` for row F12 of §6.1, ``#top`` for the
-title; other headings take GitHub's slug of their text. ``/rules/section/3.8?part=step 3`` sends a refusal's
-reference to its place.
+title; other headings take GitHub's slug of their text. ``/rules/section/3.8?part=step 3``
+sends a refusal's reference to its place.
 
 >>> section_part("rule book §3.8 step 3: must follow suit")
 ('3.8', 'step 3')
@@ -182,7 +182,7 @@ def _link_target(href: str, page: str, language: str) -> str | None:
 def _render(text: str, page: str, language: str) -> Rendered:
     tokens = _MARKDOWN.parse(text)
     ids: set[str] = set()
-    anchors = _name_anchors(tokens, ids)
+    slugs = _name_anchors(tokens, ids)
     title = next((_plain(tokens[i + 1]) for i, t in enumerate(tokens) if t.type == "heading_open"), page)
     opened: list[Token] = []
     for token in tokens:
@@ -196,10 +196,11 @@ def _render(text: str, page: str, language: str) -> Rendered:
                 opened.append(child)
             elif child.type == "link_close":
                 child.tag = opened.pop().tag
-        if token.type == "table_open":
+        if token.type == "table_open":  # it scrolls sideways on a phone: reachable by keyboard
             token.attrSet("class", "wide")
+            token.attrSet("tabindex", "0")
     body = _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {})
-    return Rendered(title, body, anchors, frozenset(ids))
+    return Rendered(title, body, slugs, frozenset(ids))
 
 
 @functools.lru_cache(maxsize=64)
@@ -272,7 +273,7 @@ def _document(
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 </head>
 <body class="lobby-page rules-page">
-<header><a href="/" class="home"><h1>atout</h1></a><a href="{esc(page_url(CONTENTS, language))}" class="book">{esc(book)}</a><span class="spacer"></span><noscript><nav class="langs">{_language_links()}</nav></noscript></header>
+<header><a href="/" class="home">atout</a><a href="{esc(page_url(CONTENTS, language))}" class="book">{esc(book)}</a><span class="spacer"></span><noscript><nav class="langs">{_language_links()}</nav></noscript></header>
 <main>
 {main}
 </main>
@@ -310,7 +311,7 @@ def missing_response(language: str) -> HTMLResponse:
     """The page of an address that is not in the book (404), with the way to its contents."""
     esc = html.escape
     contents = f'<a href="{esc(page_url(CONTENTS, language))}">{esc(_word("contents", language))}</a>'
-    main = f'<section class="panel rules-missing"><h2>{esc(_word("missing", language))}</h2><p>{contents}</p></section>'
+    main = f'<section class="panel rules-missing"><h1>{esc(_word("missing", language))}</h1><p>{contents}</p></section>'
     return _document(language, _word("missing", language), main, status=404)
 
 
@@ -325,8 +326,11 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/rules", response_model=None)
 async def contents(request: Request) -> HTMLResponse:
-    """The rule book's contents: its pages and every section."""
-    return page_response(CONTENTS, reader_language(request))
+    """The rule book's contents: its pages and every section (404 when the book is not installed)."""
+    language = reader_language(request)
+    if CONTENTS not in page_names():
+        return missing_response(language)
+    return page_response(CONTENTS, language)
 
 
 @router.get("/rules/section/{number}", response_model=None)
