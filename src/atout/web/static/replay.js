@@ -208,16 +208,22 @@ function drawMoves() {
   for (const item of list.children) item.classList.toggle("current", Number(item.dataset.step) === state.step);
 }
 
+/** A fact the analysis found in hindsight, in words: the contract with best play, another bid
+ * with the same card play, a better écart. A kind this page does not know is left out. */
 function hindsightLine(fact) {
   const p = fact.params ?? {};
-  const key = `replay.hindsight.${fact.kind}`;
   const pack = packOf(state.view);
-  const words = { ...p };
-  if (p.contract) words.contract = bidLabel(p.contract);
-  if (Array.isArray(p.cards)) words.cards = p.cards.map((c) => cardLabel(c, pack)).join(", ");
-  if (p.seat !== undefined && p.seat !== null) words.name = seatName(state, p.seat);
-  const text = t(key, words);
-  return text === key ? null : text;
+  switch (fact.kind) {
+    case "contract":
+      if (p.needed === undefined) return t(p.made ? "replay.hindsight.contract.won" : "replay.hindsight.contract.beaten", p);
+      return t(p.made ? "replay.hindsight.contract.made" : "replay.hindsight.contract.lost", { ...p, margin: Math.abs(p.margin) });
+    case "bid":
+      return t("replay.hindsight.bid", { ...p, contract: bidLabel(p.contract), actual_contract: bidLabel(p.actual_contract), score: signed(p.score), actual_score: signed(p.actual_score) });
+    case "ecart":
+      return t("replay.hindsight.ecart", { ...p, discard: cardLabel(p.discard, pack), instead_of: cardLabel(p.instead_of, pack) });
+    default:
+      return null;
+  }
 }
 
 function drawAnalysis() {
