@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from atout import __version__, i18n
+from atout.cli.analyse import analyse_command
 from atout.cli.arena import arena_command, arena_compare_command
 from atout.cli.bot_serve import bot_serve_command
 from atout.cli.play import play_command
@@ -62,6 +63,7 @@ app.command("play")(play_command)
 app.command("score")(score_command)
 app.command("simulate")(simulate_command)
 app.command("replay")(replay_command)
+app.command("analyse")(analyse_command)
 app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("arena-compare")(arena_compare_command)
