@@ -118,11 +118,15 @@ def _plain(inline: Token) -> str:
     return "".join(child.content for child in inline.children or [] if child.type in ("text", "code_inline"))
 
 
-def _name_anchors(tokens: list[Token], used: set[str]) -> dict[str, str]:
+def _name_anchors(tokens: list[Token], used: set[str], original: tuple[str, ...] = ()) -> dict[str, str]:
     """Gives each heading, each step of a section's numbered list and each labelled table row
-    its anchor (``id``, added to ``used``); returns GitHub's slug of each heading → its anchor."""
+    its anchor (``id``, added to ``used``); returns GitHub's slug of each heading → its anchor.
+    A translation whose headings match ``original`` (the original's heading anchors, in order)
+    one for one takes those anchors, so that "Pages" keeps ``#pages`` in any language."""
     slugs: dict[str, str] = {}
     section = ""
+    headings = [t for t in tokens if t.type == "heading_open"]
+    given = dict(zip(map(id, headings), original, strict=False)) if len(original) == len(headings) else {}
 
     def unique(anchor: str) -> str:
         chosen, n = anchor, 1
@@ -138,10 +142,13 @@ def _name_anchors(tokens: list[Token], used: set[str]) -> dict[str, str]:
             numbered = _NUMBERED.match(raw + " ")
             label = _LABEL.fullmatch(raw.split(" ", 1)[0]) if raw else None
             words = raw.split()
-            if token.tag == "h1":
+            if numbered:
+                section = anchor_of(numbered.group(1))
+            if id(token) in given:
+                anchor = given[id(token)]
+            elif token.tag == "h1":
                 anchor = "top"
             elif numbered:
-                section = anchor_of(numbered.group(1))
                 anchor = section
             elif label and section:
                 anchor = f"{section}-{label.group(1).lower()}"
@@ -179,10 +186,10 @@ def _link_target(href: str, page: str, language: str) -> str | None:
     return where + (f"#{anchor}" if anchor else "")
 
 
-def _render(text: str, page: str, language: str) -> Rendered:
+def _render(text: str, page: str, language: str, original: tuple[str, ...]) -> Rendered:
     tokens = _MARKDOWN.parse(text)
     ids: set[str] = set()
-    slugs = _name_anchors(tokens, ids)
+    slugs = _name_anchors(tokens, ids, original)
     title = next((_plain(tokens[i + 1]) for i, t in enumerate(tokens) if t.type == "heading_open"), page)
     opened: list[Token] = []
     for token in tokens:
@@ -204,28 +211,40 @@ def _render(text: str, page: str, language: str) -> Rendered:
 
 
 @functools.lru_cache(maxsize=64)
-def _render_file(path: Path, modified: int, page: str, language: str) -> Rendered:
-    return _render(path.read_text(encoding="utf-8"), page, language)
+def _render_file(path: Path, modified: int, page: str, language: str, original: tuple[str, ...]) -> Rendered:
+    return _render(path.read_text(encoding="utf-8"), page, language, original)
 
 
 def rendered(page: str, language: str) -> tuple[Rendered, bool]:
     """``page`` as HTML for a reader of ``language``, and whether it is translated."""
     path, translated = source(page, language)
-    return _render_file(path, path.stat().st_mtime_ns, page, language), translated
+    original = _heading_order(page) if translated else ()
+    return _render_file(path, path.stat().st_mtime_ns, page, language, original), translated
 
 
 @functools.lru_cache(maxsize=32)
-def _file_anchors(path: Path, modified: int) -> tuple[dict[str, str], frozenset[str]]:
+def _file_anchors(path: Path, modified: int) -> tuple[dict[str, str], frozenset[str], tuple[str, ...]]:
     ids: set[str] = set()
-    slugs = _name_anchors(_MARKDOWN.parse(path.read_text(encoding="utf-8")), ids)
-    return slugs, frozenset(ids)
+    tokens = _MARKDOWN.parse(path.read_text(encoding="utf-8"))
+    slugs = _name_anchors(tokens, ids)
+    order = tuple(str(t.attrGet("id")) for t in tokens if t.type == "heading_open")
+    return slugs, frozenset(ids), order
+
+
+def _english(page: str) -> tuple[dict[str, str], frozenset[str], tuple[str, ...]]:
+    path = BOOK / f"{page}.md"
+    return _file_anchors(path, path.stat().st_mtime_ns)
+
+
+def _heading_order(page: str) -> tuple[str, ...]:
+    return _english(page)[2]
 
 
 def anchors(page: str) -> tuple[dict[str, str], frozenset[str]]:
     """The anchors of a page, the same in every language (the English page's): GitHub's slug
     of each heading → its anchor, and every anchor of the page."""
-    path = BOOK / f"{page}.md"
-    return _file_anchors(path, path.stat().st_mtime_ns)
+    slugs, ids, _order = _english(page)
+    return slugs, ids
 
 
 def sections() -> dict[str, str]:
