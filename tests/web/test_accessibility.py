@@ -91,7 +91,8 @@ class Audit:
 def visit(page: Any, url: str, language: str, size: str, ready: str) -> None:
     """Open ``url`` in ``language`` at ``size`` and wait until the page says it is drawn."""
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
-    page.goto(f"{url}{'&' if '?' in url else '?'}lang={language}")
+    address, hash_, fragment = url.partition("#")
+    page.goto(f"{address}{'&' if '?' in address else '?'}lang={language}{hash_}{fragment}")
     page.wait_for_function(ready, timeout=15000)
 
 
@@ -103,12 +104,26 @@ def every_way(audit: Audit, page: Any, url: str, screen: str, ready: str) -> Non
             audit.check(page, screen, language, size)
 
 
+def two_ways(audit: Audit, page: Any, url: str, screen: str, ready: str) -> None:
+    """A screen whose parts are those of another one checked every way: English on a desktop,
+    French on a phone."""
+    for language, size in (("en", "desktop"), ("fr", "phone")):
+        visit(page, url, language, size, ready)
+        audit.check(page, screen, language, size)
+
+
 TABLE_READY = """async () => {
   const s = (await import('/static/table.js')).state;
   return Boolean(s.view) && s.conn === 'online' && s.synced !== false && %s;
 }"""
 MY_TURN = TABLE_READY % "s.myTurn && !s.pending"
+MY_BID = TABLE_READY % "s.myTurn && !s.pending && s.view.phase === 'bidding'"
 END_OPEN = TABLE_READY % "Boolean(document.querySelector('dialog#dialog[open][data-kind=end]'))"
+PAGE_READY = "document.body.dataset.ready === 'true'"
+IN_DIALOG_OR_OUT = (
+    "document.activeElement === document.body || Boolean(document.activeElement.closest('dialog[open]'))"
+)
+REPLAY_READY = PAGE_READY + " && !document.querySelector('#analysis[hidden], #analysis .computing')"
 
 
 def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None:
@@ -117,15 +132,12 @@ def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None
     player = web.Player(browser)
     page = player.page
     try:
-        for language in LANGUAGES:
-            for size in SIZES:
-                visit(page, f"{server.base}/", language, size, "document.body.dataset.ready === 'true'")
-                audit.check(page, "lobby", language, size)
-                page.click("details.options summary")
-                audit.check(page, "lobby-options", language, size)
-        every_way(
-            audit, page, f"{server.base}/t/no-such-table", "missing", "document.body.dataset.ready === 'true'"
-        )
+        every_way(audit, page, f"{server.base}/", "lobby", PAGE_READY)
+        for language, size in (("en", "phone"), ("fr", "desktop")):
+            visit(page, f"{server.base}/", language, size, PAGE_READY)
+            page.click("details.options summary")
+            audit.check(page, "lobby-options", language, size)
+        two_ways(audit, page, f"{server.base}/t/no-such-table", "missing", PAGE_READY)
         audit.assert_clean()
         web.no_errors(player, allowed=("404",))
     finally:
@@ -133,35 +145,57 @@ def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None
 
 
 def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
-    """The table while bidding, while playing (the last trick's dialog open too) and with the
-    end-of-deal dialog open, each reloaded in both languages at both sizes."""
+    """The table while bidding, while playing and with the end-of-deal dialog open, each reloaded
+    in both languages at both sizes; the last trick's dialog; then the deal's replay with its
+    analysis."""
     audit = Audit(shots)
     player = web.Player(browser)
     page = player.page
     try:
         url = player.create(server.base, "fft", 4, ["bot:random"] * 3)
-        page.wait_for_function(MY_TURN, timeout=15000)
-        assert player.state()["phase"] == "bidding"
-        every_way(audit, page, url, "bidding", MY_TURN)
+        page.wait_for_function(MY_BID, timeout=15000)
+        every_way(audit, page, url, "bidding", MY_BID)
 
         def playing() -> bool:
             s = player.state()
             return bool(s["phase"] == "play" and s["tricks"] >= 1 and s["myTurn"] and not s["pending"])
 
         web.play_to_end([player], stop=playing)
-        for language in LANGUAGES:
-            for size in SIZES:
-                visit(page, url, language, size, MY_TURN)
-                audit.check(page, "play", language, size)
-                page.keyboard.press("l")  # the last trick
-                page.wait_for_selector("dialog#dialog[open]")
-                audit.check(page, "last-trick", language, size)
-                page.keyboard.press("Escape")
-        visit(page, url, "en", "desktop", MY_TURN)
+        every_way(audit, page, url, "play", MY_TURN)
+        for language, size in (("fr", "phone"), ("en", "desktop")):
+            visit(page, url, language, size, MY_TURN)
+            page.keyboard.press("l")  # the last trick
+            page.wait_for_selector("dialog#dialog[open]")
+            audit.check(page, "last-trick", language, size)
+            page.keyboard.press("Escape")
         web.play_to_end([player])
         every_way(audit, page, url, "end", END_OPEN)
-        audit.assert_clean()
+        # the dialog opens on its title, which names it; Tab goes on to its buttons, never to the page
+        # behind it (past the last button the focus leaves for the browser's own bar: the body)
+        assert page.evaluate("document.activeElement.id") == "dialog-title"
+        assert (
+            page.evaluate("document.getElementById('dialog').getAttribute('aria-labelledby')")
+            == "dialog-title"
+        )
+        page.keyboard.press("Tab")
+        assert page.evaluate(
+            "document.activeElement.matches('dialog#dialog[open] button, dialog#dialog[open] a')"
+        )
+        for _ in range(4):
+            page.keyboard.press("Tab")
+            assert page.evaluate(IN_DIALOG_OR_OUT), "the focus went behind the dialog"
         web.no_errors(player)
+        # the replay while its analysis is computed, and once it is there (or said to be impossible)
+        for language, size in (("fr", "phone"), ("fr", "desktop"), ("en", "phone"), ("en", "desktop")):
+            visit(
+                page,
+                f"{url}/deals/1#step=30",
+                language,
+                size,
+                REPLAY_READY if size == "desktop" else PAGE_READY,
+            )
+            audit.check(page, "replay", language, size)
+        audit.assert_clean()
     finally:
         player.close()
 
@@ -207,6 +241,44 @@ def test_a_trick_played_with_the_keyboard_alone(browser: Any, server: Any, shots
             page.wait_for_function(PLAYED, arg=focused["card"], timeout=10000)
             page.wait_for_function(MY_TURN, timeout=15000)
             assert page.evaluate(FOCUSED_CARD) is not None, "the focus left the hand after a card was played"
+        web.no_errors(player)
+    finally:
+        player.close()
+
+
+def test_rule_book_and_score_keeper(browser: Any, server: Any, shots: Path) -> None:
+    """The rule book (its contents, and its longest page at two sizes), the score keeper's new
+    sheet and a sheet with two deals, opened with its edit link."""
+    audit = Audit(shots)
+    player = web.Player(browser)
+    page = player.page
+    try:
+        every_way(audit, page, f"{server.base}/rules", "rules", PAGE_READY)
+        two_ways(audit, page, f"{server.base}/rules/french-tarot", "rules-french-tarot", PAGE_READY)
+        every_way(
+            audit, page, f"{server.base}/score", "score-new", "Boolean(document.getElementById('k-start'))"
+        )
+        sheet = server.post(
+            "/api/sheets", {"names": ["Ann", "Bruno", "Chloé", "Dai"], "preset": "fft"}
+        ).json()
+        for version, deal in enumerate(
+            ({"taker": 0, "contract": "garde", "oudlers": 2, "points": 49},
+             {"taker": 2, "contract": "petite", "oudlers": 2, "points": 51, "petit_au_bout": "attack"}),
+            start=1,
+        ):  # fmt: skip
+            added = server.post(
+                f"/api/sheets/{sheet['sheet_id']}/deals", {"version": version, "deal": deal}, sheet["token"]
+            )
+            assert added.status_code == 200, added.text
+        entered = "document.querySelectorAll('#deals > li').length === 2 && Boolean(document.getElementById('entry'))"
+        two_ways(
+            audit,
+            page,
+            f"{server.base}/score/{sheet['sheet_id']}#edit={sheet['token']}",
+            "score-sheet",
+            entered,
+        )
+        audit.assert_clean()
         web.no_errors(player)
     finally:
         player.close()
