@@ -107,6 +107,8 @@ class DealAnalysis:
     seconds: float = 0.0
     nodes: int = 0
     """Search nodes visited (a measure of the work done)."""
+    trick_seconds: dict[int, float] = field(default_factory=dict)
+    """The seconds each trick analysed took (its cards and the best line from it)."""
 
     @property
     def mistakes(self) -> list[CardAnalysis]:
@@ -159,9 +161,10 @@ def analyse_record(
 
     def work() -> Any:
         for trick in range(line.tricks, last - 1, -1):
+            began = time.perf_counter()
             values = line.analyse_trick(trick)
             fact = hindsight.best_line(line, record, trick)
-            yield trick, values, line.start_values[trick], fact, line.nodes
+            yield trick, values, line.start_values[trick], fact, line.nodes, time.perf_counter() - began
 
     limit = None if from_trick is not None or seconds is None else seconds * LINE_SHARE
     try:
@@ -170,7 +173,7 @@ def analyse_record(
         raise AnalysisError(f"the solver stopped: {exc}") from None
     if not done:
         raise AnalysisError(f"not even the last trick could be solved in {seconds:g} seconds")
-    first, _, start_value, contract, nodes = done[-1]
+    first, _, start_value, contract, nodes, _ = done[-1]
     line.start_values[first] = start_value
     cards = [card for trick, values, *_ in done for card in _cards(line, trick, values)]
     cards.sort(key=lambda c: c.index)
@@ -191,6 +194,7 @@ def analyse_record(
         attack_maximises=line.maximizing_side(),
         seconds=time.monotonic() - start,
         nodes=nodes,
+        trick_seconds={item[0]: item[5] for item in done},
     )
 
 
