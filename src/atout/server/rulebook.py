@@ -47,6 +47,8 @@ _NUMBERED = re.compile(r"§(\d+(?:\.\d+)*)\s")
 _REFERENCE = re.compile(r"§(\d+(?:\.\d+)*)(?:\s+(step \d+|[VAF]\d+|mode [A-Z])\b)?")
 _LABEL = re.compile(r"([A-Z]\d+):?")
 _BOOK_LINK = re.compile(r"^(?:(?P<page>[\w-]+)\.md)?(?:#(?P<anchor>.*))?$")
+_WIDE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
+"""Japanese and Chinese characters: a line break beside one joins the lines without a space."""
 
 _WORDS = {
     "book": N_("Rule book"),
@@ -193,8 +195,13 @@ def _render(text: str, page: str, language: str, original: tuple[str, ...]) -> R
     title = next((_plain(tokens[i + 1]) for i, t in enumerate(tokens) if t.type == "heading_open"), page)
     opened: list[Token] = []
     for token in tokens:
-        for child in token.children or []:
-            if child.type == "link_open":
+        children = token.children or []
+        for j, child in enumerate(children):
+            if child.type == "softbreak" and 0 < j < len(children) - 1:
+                before, after = children[j - 1].content[-1:], children[j + 1].content[:1]
+                if _WIDE.match(before) or _WIDE.match(after):
+                    child.type, child.content = "text", ""
+            elif child.type == "link_open":
                 target = _link_target(str(child.attrGet("href") or ""), page, language)
                 if target is None:  # a file of the repository, not of the book: its words stay
                     child.tag, child.attrs = "span", {}
