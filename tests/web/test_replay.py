@@ -105,7 +105,7 @@ def test_a_finished_deal_replayed_from_the_end_dialog(browser: Any, tmp_path: Pa
         _check_step(phone, record, second + 1)
         width = phone.page.evaluate("document.scrollingElement.scrollWidth")
         assert width <= 390, f"the page is {width} px wide on a phone"
-        phone.page.screenshot(path=str(SHOTS / "replay-phone.png"))
+        phone.page.screenshot(path=str(SHOTS / "replay-phone.png"), full_page=True)
 
         french = Player(browser, locale="fr-FR")
         french.page.goto(f"{server.base}/t/{table_id}/deals/1#step={second + 1}")
@@ -114,7 +114,8 @@ def test_a_finished_deal_replayed_from_the_end_dialog(browser: Any, tmp_path: Pa
             french.page.locator("button[data-step-button=forward]").get_attribute("aria-label") == "Avancer"
         )
         assert french.page.locator("#step-count").inner_text().startswith(f"Étape {second + 1} sur {last}")
-        french.page.screenshot(path=str(SHOTS / "replay-fr.png"))
+        french.page.wait_for_selector("#analysis p")
+        french.page.screenshot(path=str(SHOTS / "replay-fr.png"), full_page=True)
 
         player.page.goto(f"{server.base}/t/{table_id}")
         player.page.wait_for_selector("dialog#dialog[open][data-kind=end] button[data-next]").click()
@@ -152,7 +153,7 @@ def _check_analysis(player: Player, record: dict[str, Any]) -> None:
     player.page.wait_for_selector("#analysis ol.moves", timeout=90000)
     assert "Computed with all hands visible" in panel.inner_text()
     analysis = player.page.evaluate(
-        "async () => (await (await fetch(location.pathname + '/analysis'.replace('//', '/'))).json()).analysis"
+        "async () => (await (await fetch(location.pathname.replace(/^\\/t\\//, '/api/tables/') + '/analysis')).json()).analysis"
     )
     costly = [c for c in analysis["cards"] if c["lost"] > 0]
     marked = player.page.locator("#analysis ol.moves li.costly")

@@ -254,7 +254,8 @@ function drawAnalysis() {
     const cost = costOf(step.index);
     const card = step.action.slice(5);
     const text = cost ? costWords(step, cost) : t("replay.played", { name: seatName(state, step.seat), card: cardLabel(card, packOf(state.view)) });
-    const item = h("li", { class: cost ? "costly" : "", "data-step": step.index + 1 }, h("button", { type: "button", class: "move", onclick: () => go(step.index + 1), text }));
+    const trick = state.boards[step.index].done + 1;
+    const item = h("li", { class: cost ? "costly" : "", "data-step": step.index + 1 }, h("span", { class: "move-trick", title: t("replay.trick", { n: trick }), text: String(trick) }), h("button", { type: "button", class: "move", onclick: () => go(step.index + 1), text }));
     list.append(item);
   }
   root.append(h("h3", { text: t("replay.moves") }), list);
