@@ -166,7 +166,9 @@ def analyse_record(
             fact = hindsight.best_line(line, record, trick)
             yield trick, values, line.start_values[trick], fact, line.nodes, time.perf_counter() - began
 
-    limit = None if from_trick is not None or seconds is None else seconds * LINE_SHARE
+    pairs = hindsight.ecart_candidates(line, record, last) if ecart else []
+    share = LINE_SHARE if pairs else 1.0  # no écart to search: the whole budget for the line
+    limit = None if from_trick is not None or seconds is None else seconds * share
     try:
         done, _ = budget.run(work, limit)
     except (RuntimeError, ValueError) as exc:

@@ -66,8 +66,9 @@ def best_line(line: Line, record: Mapping[str, Any], trick: int) -> dict[str, An
         pos, base = _position(deal)
         solver = line.solver(pos)
         solver._playout = _guess(solver._playout, value - base)
+        before = solver.nodes
         _, card = solver._best()
-        line.nodes += solver.nodes
+        line.nodes += solver.nodes - before
         deal.apply(deal.parse(f"play {card_name(card)}"))
     summary = deal.summary
     params: dict[str, Any] = {"from_trick": trick}
