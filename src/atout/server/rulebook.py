@@ -26,7 +26,6 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote, unquote, urlencode
 
 from babel import Locale
@@ -274,6 +273,7 @@ def page_url(page: str, language: str) -> str:
 # ---------------------------------------------------------------- the page around it
 
 
+@functools.cache
 def _language_links() -> str:
     links = []
     for code in i18n.LANGUAGES:
@@ -282,14 +282,12 @@ def _language_links() -> str:
     return " · ".join(links)
 
 
-def _document(
-    language: str, title: str, main: str, status: int = 200, served: str | None = None
-) -> HTMLResponse:
+def _document(language: str, title: str, main: str, status: int = 200) -> HTMLResponse:
     """The rule book's page: the app's header (its language menu comes with ``i18n.js``), then ``main``."""
     esc = html.escape
     book = _word("book", language)
     page = f"""<!doctype html>
-<html lang="{language}" data-served-lang="{served or language}">
+<html lang="{language}" data-served-lang="{language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -360,7 +358,7 @@ async def contents(request: Request) -> HTMLResponse:
 
 
 @router.get("/rules/section/{number}", response_model=None)
-async def section(number: str, request: Request, part: str | None = None) -> Any:
+async def section(number: str, request: Request, part: str | None = None) -> HTMLResponse | RedirectResponse:
     """Sends a reference (``3.8``, part ``step 3``) to its place in the book; 404 when the book
     has no such section."""
     language = reader_language(request)
