@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atout.analysis import AnalysisError, CardAnalysis, DealAnalysis, analyse_record, hindsight
+from atout.analysis import AnalysisError, CardAnalysis, DealAnalysis, analyse_record, budget, hindsight
 from atout.analysis.line import Line
 from atout.bots.random_bot import RandomBot
 from atout.bots.rules import RulesBot
@@ -318,3 +318,24 @@ def test_from_trick_out_of_the_deal_is_refused() -> None:
     record = deal_to_record(played_deal(Rules(players=4), 1))
     with pytest.raises(AnalysisError, match="from_trick: the deal has tricks 1 to 18, not 19"):
         analyse_record(record, from_trick=19)
+
+
+def test_a_search_past_its_deadline_is_ended_and_what_it_sent_is_kept() -> None:
+    def work() -> Any:
+        yield "first"
+        time.sleep(30)  # a search that would overrun
+        yield "never"
+
+    began = time.monotonic()
+    items, ended = budget.run_forked(work, time.monotonic() + 0.5)
+    assert items == ["first"] and not ended
+    assert time.monotonic() - began < 2.0
+
+
+def test_a_failure_in_the_search_is_told_in_one_line() -> None:
+    def work() -> Any:
+        yield 1
+        raise ValueError("no such card")
+
+    with pytest.raises(RuntimeError, match="ValueError: no such card"):
+        budget.run_forked(work, time.monotonic() + 5.0)

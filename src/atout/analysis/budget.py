@@ -10,6 +10,7 @@ runs here instead, and stops when the next piece is likely to overrun (:func:`ru
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import select
@@ -31,6 +32,10 @@ def run_forked(work: Callable[[], Iterator[Any]], deadline: float) -> tuple[list
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_fd)
+        # a last resort if the parent is gone (ended without ending us): the alarm's default action
+        # ends the process even in the middle of the compiled search
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(max(1, math.ceil(deadline - time.monotonic()) + 1))
         code = 0
         try:
             for item in work():
