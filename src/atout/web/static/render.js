@@ -2,7 +2,7 @@
 // shown face up (chien, talon halves, poignées, 2-player piles), the hand and the controls.
 // Nothing here decides a rule: what may be played comes from view.legal_actions.
 
-import { BOUTS, cardShort, cardSvg, sortHand } from "./cards.js";
+import { BOUTS, cardLabel, cardShort, cardSvg, sortHand } from "./cards.js";
 import { t } from "./strings.js";
 import { actionLabel, bidLabel, botLevel, levelWord, packOf, seatName } from "./words.js";
 
@@ -257,7 +257,9 @@ export function renderCenter(root, state) {
     const trick = h("div", { class: `trick${winner !== null ? " done" : ""}` });
     const slots = [];
     plays.forEach(({ seat, card }, i) => {
-      const slot = h("div", { class: `trick-card${seat === winner ? " winner" : ""}${i === 0 ? " led" : ""}`, "data-seat": seat }, cardSvg(card, { pack }));
+      const svg = cardSvg(card, { pack });
+      svg.setAttribute("aria-label", t("log.play", { name: seatName(state, seat), card: cardLabel(card, pack) })); // who played it, for a screen reader
+      const slot = h("div", { class: `trick-card${seat === winner ? " winner" : ""}${i === 0 ? " led" : ""}`, "data-seat": seat }, svg);
       // the first card of the trick: who led it
       if (i === 0) slot.append(h("span", { class: "led-badge", text: t("trick.led") }));
       slots.push([slot, seat]);
