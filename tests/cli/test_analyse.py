@@ -46,7 +46,7 @@ def test_the_analysis_in_words(atout: RunAtout, record_file: Callable[[FrenchDea
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "computed with all hands visible" in out
-    assert "Tricks 15 to 18 solved exactly; the earlier tricks were not analysed" in out
+    assert "Tricks 15 to 18 solved exactly, as asked; the earlier tricks were not analysed." in out
     assert "With best play from trick 15 the attack would take" in out
     line = next(text for text in out.splitlines() if "points lost; best:" in text)
     assert re.match(
@@ -86,6 +86,7 @@ def test_the_analysis_in_french_and_of_an_austrian_deal(atout: RunAtout, tmp_pat
     path.write_text(write_record(deal), encoding="utf-8")
     english = atout("analyse", str(path), "--from-trick", "13")
     assert english.exit_code == 0, english.stderr
+    assert "Tricks 13 to 16 solved exactly, as asked" in english.stdout
     assert "Declarer: Seat" in english.stdout and "the declarer would take" in english.stdout
     french = atout("--lang", "fr", "analyse", str(path), "--from-trick", "13")
     assert french.exit_code == 0, french.stderr
@@ -97,7 +98,8 @@ def test_the_budget_is_a_few_seconds(atout: RunAtout, record_file: Callable[[Fre
     result = atout("analyse", str(path), "--seconds", "1", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert 1 <= data["from_trick"] <= 18 and data["seconds"] < 4
+    assert 1 < data["from_trick"] <= 18 and data["seconds"] < 4
+    assert data["time_limited"] is True
 
 
 def _two_player(tmp_path: Path) -> Path:

@@ -102,6 +102,8 @@ class DealAnalysis:
     """The attack's final card points as played."""
     cards: list[CardAnalysis]
     hindsight: list[dict[str, Any]] = field(default_factory=list)
+    time_limited: bool = False
+    """Whether the time budget set ``from_trick`` (the earlier tricks took too long to solve)."""
     attack_maximises: bool = True
     """Whether the attack wants the count up (not the declarer of an Austrian game 2)."""
     seconds: float = 0.0
@@ -129,6 +131,7 @@ class DealAnalysis:
             "actual": number(self.actual),
             "cards": [c.to_json() for c in self.cards],
             "hindsight": self.hindsight,
+            "time_limited": self.time_limited,
             "attack_maximises": self.attack_maximises,
             "seconds": round(self.seconds, 3),
             "nodes": self.nodes,
@@ -148,7 +151,6 @@ def analyse_record(
     are solved from the last one back for ``seconds`` (``None``: every trick, which can take hours),
     and ``from_trick`` says where it stopped. ``ecart=False`` leaves out the search for a better écart.
     """
-    start = time.monotonic()
     deal = _finished_deal(record)
     line = Line(new_deal_from_record(record), list(record["actions"]))
     if not line.played:
@@ -156,7 +158,8 @@ def analyse_record(
     if from_trick is not None and not 1 <= from_trick <= line.tricks:
         raise AnalysisError(f"from_trick: the deal has tricks 1 to {line.tricks}, not {from_trick}")
     if not line.austrian:
-        _warm_up()
+        _warm_up()  # once a process, not counted in the budget
+    start = time.monotonic()
     last = from_trick or 1
 
     def work() -> Any:
@@ -170,7 +173,7 @@ def analyse_record(
     share = LINE_SHARE if pairs else 1.0  # no écart to search: the whole budget for the line
     limit = None if from_trick is not None or seconds is None else seconds * share
     try:
-        done, _ = budget.run(work, limit)
+        done, ended = budget.run(work, limit)
     except (RuntimeError, ValueError) as exc:
         raise AnalysisError(f"the solver stopped: {exc}") from None
     if not done:
@@ -194,6 +197,7 @@ def analyse_record(
         cards=cards,
         hindsight=facts,
         attack_maximises=line.maximizing_side(),
+        time_limited=not ended and done[-1][0] > last,
         seconds=time.monotonic() - start,
         nodes=nodes,
         trick_seconds={item[0]: item[5] for item in done},

@@ -57,11 +57,14 @@ def print_analysis(analysis: DealAnalysis, console: Console) -> None:
         console.print(title.format(name=seat_name(analysis.taker)))
     last = max((c.trick for c in analysis.cards), default=analysis.from_trick)
     if analysis.from_trick > 1:
-        console.print(
+        text = (
             _(
                 "Tricks {first} to {last} solved exactly; the earlier tricks were not analysed (too long to solve)."
-            ).format(first=analysis.from_trick, last=last)
+            )
+            if analysis.time_limited
+            else _("Tricks {first} to {last} solved exactly, as asked; the earlier tricks were not analysed.")
         )
+        console.print(text.format(first=analysis.from_trick, last=last))
     else:
         console.print(_("Every trick solved exactly."))
     austrian = analysis.game == "austrian"
