@@ -339,3 +339,17 @@ def test_a_failure_in_the_search_is_told_in_one_line() -> None:
 
     with pytest.raises(RuntimeError, match="ValueError: no such card"):
         budget.run_forked(work, time.monotonic() + 5.0)
+
+
+def test_without_fork_the_search_stops_before_a_piece_likely_to_overrun() -> None:
+    pauses = [0.01, 0.05, 1.0, 30.0]
+
+    def work() -> Any:
+        for pause in pauses:
+            time.sleep(pause)
+            yield pause
+
+    began = time.monotonic()
+    items, ended = budget.run_here(work, time.monotonic() + 4.0)
+    assert items == [0.01, 0.05, 1.0] and not ended  # after 1 s, ten times as long would overrun
+    assert time.monotonic() - began < 4.0
