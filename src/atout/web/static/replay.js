@@ -92,7 +92,8 @@ function viewAt(step) {
   const r = state.replay;
   const b = state.boards[step];
   const tricks = r.tricks.slice(0, b.done);
-  return { ...b, game: r.start.game, rules: r.rules, players: r.players, seat: null, tricks, scores: step === state.boards.length - 1 ? r.scores : null };
+  // seat -1: no seat's view, and not a watcher's either (a watcher's hides the hands)
+  return { ...b, game: r.start.game, rules: r.rules, players: r.players, seat: -1, tricks, scores: step === state.boards.length - 1 ? r.scores : null };
 }
 
 function draw() {
@@ -128,8 +129,7 @@ function drawHands(v) {
   for (let seat = 0; seat < state.replay.players; seat++) {
     const cards = h("div", { class: "mini-cards hand-cards" });
     for (const card of sortHand(v.hands[seat] ?? [])) cards.append(cardSvg(card, { pack }));
-    const tops = (v.tops?.[seat] ?? []).filter(Boolean);
-    const piles = tops.length ? h("div", { class: "mini-cards piles-up" }, ...sortHand(tops).map((c) => cardSvg(c, { pack }))) : null;
+    const piles = pilesOf(seat, v, pack);
     const turn = v.current_player === seat;
     root.append(
       h(
@@ -145,12 +145,23 @@ function drawHands(v) {
   const aside = [];
   const dealt = state.replay.record;
   if (dealt.chien) aside.push([t("replay.chien_dealt"), dealt.chien.split(" ")]);
-  if (dealt.talon) aside.push([t("replay.talon_dealt"), dealt.talon.split(" ")]);
+  if (Array.isArray(dealt.talon)) dealt.talon.forEach((half, i) => aside.push([`${t("replay.talon_dealt")} · ${t(i ? "talon.second" : "talon.first")}`, half.split(" ")]));
   const laid = v.game === "austrian" ? v.discard : v.ecart;
   if (laid?.length) aside.push([t(v.game === "austrian" ? "replay.discard_pile" : "replay.ecart"), laid]);
   for (const [label, names] of aside) {
     root.append(h("div", { class: "hand-row aside" }, h("div", { class: "hand-name" }, h("strong", { text: label })), h("div", { class: "mini-cards" }, ...sortHand(names).map((c) => cardSvg(c, { pack })))));
   }
+}
+
+/** The 2-player game's piles of a seat, every card shown, the top first: the cards dealt to each
+ * pile (the record) that are not played yet; null in the other games. */
+function pilesOf(seat, v, pack) {
+  const dealt = state.replay.record.piles?.[seat];
+  if (!dealt) return null;
+  const played = new Set([...v.tricks.flatMap((trick) => trick.plays), ...(v.trick ?? [])].map((p) => p.card));
+  const left = dealt.map((pile) => [...pile].reverse().filter((c) => !played.has(c))).filter((pile) => pile.length);
+  if (!left.length) return null;
+  return h("div", { class: "piles-up" }, ...left.map((pile) => h("div", { class: "mini-cards pile-cards" }, ...pile.map((c) => cardSvg(c, { pack })))));
 }
 
 /** The step's events in words (the deal is over: nothing is hidden, the écart included). */

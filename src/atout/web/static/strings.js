@@ -345,7 +345,7 @@ export const STRINGS = {
   "replay.dealt": "The cards are dealt; {name} is the dealer",
   "replay.hands": "Every hand",
   "replay.tricks_won": "{n} trick(s) won",
-  "replay.piles": "Face up on the piles",
+  "replay.piles": "Piles, the top card first",
   "replay.chien_dealt": "The chien as dealt",
   "replay.talon_dealt": "The talon as dealt",
   "replay.ecart": "The écart",
