@@ -153,13 +153,6 @@ def test_the_replay_pages_are_served_and_a_missing_table_says_so(server: ServerP
     assert missing.status_code == 404 and "There is no table at this address" in missing.text
 
 
-def _needs_the_analysis() -> None:
-    """Skip while the analysis of deals is not in this tree (it is built beside the replays)."""
-    analysis = pytest.importorskip("atout.analysis")
-    if not hasattr(analysis, "analyse_record"):
-        pytest.skip("atout.analysis has no analyse_record yet")
-
-
 def _analysis_when_ready(server: ServerProcess, table_id: str, deal_no: int) -> tuple[httpx.Response, float]:
     """Ask for the analysis until it is no longer being computed: the answer and the seconds waited."""
     began = time.monotonic()
@@ -188,7 +181,6 @@ def test_the_analysis_is_computed_once_kept_and_served_after_a_restart(tmp_path:
     """The analysis is computed once, kept, and served at once by a restarted server; a game it
     cannot do (two players) is refused in words. On SQLite only (the routes read and write the same
     way on PostgreSQL, checked above): an analysis takes seconds, and two servers are started."""
-    _needs_the_analysis()
     db_url = f"sqlite:///{tmp_path / 'atout.sqlite3'}"
     first = ServerProcess(db_url)
     first.start()

@@ -325,7 +325,7 @@ def _end_with_parent(parent: int) -> None:
 def analyse_in_process(record_text: str) -> tuple[str, str]:
     """Run in the analysis process: ``("ready", analysis JSON text)`` or ``("refused", why)``."""
     try:
-        from atout.analysis import AnalysisError, analyse_record  # type: ignore[import-not-found,attr-defined,unused-ignore]
+        from atout.analysis import AnalysisError, analyse_record
     except ImportError:
         return "refused", "the analysis of deals is not installed on this server"
     try:
@@ -377,9 +377,6 @@ class Analyses:
         )
         self._running[key] = task
         task.add_done_callback(lambda _t: self._running.pop(key, None))
-
-    def computing(self, table_id: str, deal_no: int) -> bool:
-        return (table_id, deal_no) in self._running
 
     async def _compute(self, key: tuple[str, int], record: dict[str, Any]) -> None:
         began = time.perf_counter()
