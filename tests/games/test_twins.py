@@ -35,6 +35,7 @@ from atout.cards import (
 )
 from atout.engine.french import FrenchDeal
 from atout.engine.phase import Phase
+from atout.engine.view import PUBLIC_SEAT
 from atout.games import Deal
 from atout.games.fairness import SWEPT_GAMES, knowable, rule_sets
 from atout.games.twins import (
@@ -328,7 +329,7 @@ def test_one_message_per_action_tells_the_twins_apart(name: str, kind: str) -> N
 def test_a_view_that_shows_the_secret_phase_is_caught(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A view that let the others see a poignée or misère being weighed (§3.7, §7 V5 forbid it)
     makes every pair's streams differ."""
-    original = FrenchDeal.view
+    original = FrenchDeal._view  # every view, the public one and the dead player's too
 
     def leaky(self: FrenchDeal, seat: int) -> Any:
         view = original(self, seat)
@@ -336,7 +337,7 @@ def test_a_view_that_shows_the_secret_phase_is_caught(kind: str, monkeypatch: py
             return dataclasses.replace(view, phase=self.phase)
         return view
 
-    monkeypatch.setattr(FrenchDeal, "view", leaky)
+    monkeypatch.setattr(FrenchDeal, "_view", leaky)
     names = [name for name, k in CASES if k == kind and (kind == "poignee_threshold" or "house" in name)]
     assert names
     for name in names:
@@ -349,13 +350,13 @@ def test_a_view_that_shows_the_secret_phase_is_caught(kind: str, monkeypatch: py
 def test_a_partner_shown_too_soon_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A view that named the partner before the called card shows (§4.3 forbids it) makes every
     called-king pair's streams differ."""
-    original = FrenchDeal.view
+    original = FrenchDeal._view  # every view, the public one and the dead player's too
 
     def leaky(self: FrenchDeal, seat: int) -> Any:
         view = original(self, seat)
         return dataclasses.replace(view, partner=self.partner if self.partner >= 0 else None)
 
-    monkeypatch.setattr(FrenchDeal, "view", leaky)
+    monkeypatch.setattr(FrenchDeal, "_view", leaky)
     for name in ("french 5, fft", "french 5, house options"):
         for number, pair in enumerate(pairs(name, "called_king")[:5]):
             differences = stream_differences(pair, random.Random(number))[2]
@@ -371,3 +372,52 @@ def test_lockstep_stops_before_a_differing_card_shows() -> None:
             _replay(first, step.first)
             _replay(second, step.second)
             assert not (knowable(first, pair.seat) | knowable(second, pair.seat)) & pair.differing
+
+
+# ---------------------------------------------------------------- a spectator's stream
+SPECTATOR_PAIRS = 3
+SPECTATOR_RULE_SETS: dict[str, Rules] = {
+    f"{game}, {name}": rules for game in SWEPT_GAMES for name, rules in rule_sets(game).items()
+}
+SPECTATOR_CASES = [
+    (name, kind)
+    for name, rules in SPECTATOR_RULE_SETS.items()
+    for kind in (kinds_for(rules) if name in RULE_SETS else ("random_swap",))
+]
+"""Every game under every preset and its house options: random swaps between any places no
+spectator sees; the kinds of each game's default and house rules too."""
+
+
+@pytest.mark.parametrize(("name", "kind"), SPECTATOR_CASES)
+def test_spectator_streams_are_equal(name: str, kind: str) -> None:
+    """The public view's stream (``deal.public_view()``: what a spectator receives) is the same in
+    both deals of a spectator's pair, whose cards differ in any hand, the unturned chien or talon,
+    the face-down piles: nothing a spectator sees depends on a card hidden from all."""
+    rng = random.Random(zlib.crc32(f"spectator {name}, {kind}".encode()))
+    rounds = 0
+    for number in range(SPECTATOR_PAIRS):
+        pair = make_pair(SPECTATOR_RULE_SETS[name], kind, rng, tries=200_000, spectator=True)
+        assert pair is not None, f"no {kind} pair under {name}"
+        assert pair.seat == PUBLIC_SEAT and pair.differing
+        first, second = pair.deals()
+        assert not (knowable(first, PUBLIC_SEAT) | knowable(second, PUBLIC_SEAT)) & pair.differing
+        compared, _views, differences = stream_differences(pair, random.Random(number))
+        assert differences == [], differences
+        rounds += compared
+    assert rounds >= SPECTATOR_PAIRS
+
+
+def test_spectator_swaps_reach_every_hand() -> None:
+    """A spectator's random swaps move cards between any two hands (a seat's pair never touches
+    its own), and the chien or talon."""
+    rules = RULE_SETS["french 4, fft"]
+    rng = random.Random(4)
+    touched: set[str] = set()
+    for _ in range(40):
+        pair = make_pair(rules, "random_swap", rng, spectator=True)
+        assert pair is not None
+        a_places, b_places = _places(pair.first), _places(pair.second)
+        touched |= {a_places[c] for c in CardSet(pair.differing)} | {
+            b_places[c] for c in CardSet(pair.differing)
+        }
+    assert touched == {"hands[0]", "hands[1]", "hands[2]", "hands[3]", "chien"}

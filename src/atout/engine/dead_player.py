@@ -19,13 +19,13 @@ import dataclasses
 import random
 from collections.abc import Mapping
 
-from atout.cards import TRUMPS_MASK, CardSet
+from atout.cards import CardSet
 from atout.engine.actions import Action
 from atout.engine.deal import seat_step
 from atout.engine.events import PRIVATE_KINDS, SEAT_FIELDS, Event
 from atout.engine.french import FrenchDeal
 from atout.engine.phase import Phase
-from atout.engine.view import SeatView, TrickView, detached, fresh_rules, fresh_tricks
+from atout.engine.view import PUBLIC_SEAT, SeatView, TrickView, detached, fresh_rules, fresh_tricks
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
 from atout.scoring.summary import FrenchSummary, MisereDeclared, PoigneeDeclared
@@ -196,22 +196,26 @@ class DeadPlayerDeal:
         if not 0 <= seat < TABLE:
             raise ValueError(f"seat must be 0..{TABLE - 1}, not {seat}")
         inner_seat = self._inner_of.get(seat)
+        self._catch_up_events()
+        if inner_seat is None:
+            return self._outer_view(self.inner.public_view(), seat, self._public_events)  # the dead player
+        view = self.inner.view(inner_seat)
+        events = self._all_events if inner_seat == self.inner.taker else self._public_events
+        return self._outer_view(view, seat, events)
+
+    def public_view(self) -> SeatView:
+        """What anyone may know, a spectator: what the dead player sees (``seat`` is
+        :data:`~atout.engine.view.PUBLIC_SEAT`), in table seats."""
+        self._catch_up_events()
+        return self._outer_view(self.inner.public_view(), PUBLIC_SEAT, self._public_events)
+
+    def _catch_up_events(self) -> None:
         log = self.inner.events
         if self._events_seen < len(log):
             new = tuple(self._event(e) for e in log[self._events_seen :])
             self._all_events += new
             self._public_events += tuple(e for e in new if e.kind not in PRIVATE_KINDS)
             self._events_seen = len(log)
-        if inner_seat is None:
-            # the dead player sees what is public: the view of a player not to act (whose phase
-            # shows no one's secret decision), less his cards and secrets
-            ecart = self.inner.ecart if self.inner.is_over() else self.inner.ecart & TRUMPS_MASK
-            bystander = 1 if self.inner.current_player == 0 else 0
-            base = dataclasses.replace(self.inner.view(bystander), hand=0, legal_actions=(), ecart=ecart)
-            return self._outer_view(base, seat, self._public_events)
-        view = self.inner.view(inner_seat)
-        events = self._all_events if inner_seat == self.inner.taker else self._public_events
-        return self._outer_view(view, seat, events)
 
     def _outer_view(self, view: SeatView, seat: int, events: tuple[Event, ...]) -> SeatView:
         out = self.outer

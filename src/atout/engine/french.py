@@ -112,7 +112,7 @@ from atout.engine.events import (
 )
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
-from atout.engine.view import SeatView, TrickView, detached, fresh_rules, fresh_tricks
+from atout.engine.view import PUBLIC_SEAT, SeatView, TrickView, detached, fresh_rules, fresh_tricks
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_french
 from atout.scoring.summary import (
@@ -1043,8 +1043,18 @@ class FrenchDeal:
         The view is a value: fresh objects that share nothing with the deal or another view."""
         if not 0 <= seat < self.n:
             raise ValueError(f"seat must be 0..{self.n - 1}, not {seat}")
+        return self._view(seat)
+
+    def public_view(self) -> SeatView:
+        """What anyone may know, a spectator: the view of no seat (``seat`` is
+        :data:`~atout.engine.view.PUBLIC_SEAT`), no hand, no legal actions, the phase and events
+        any seat but the one deciding and the taker sees, the partner once the sides are public."""
+        return self._view(PUBLIC_SEAT)
+
+    def _view(self, seat: int) -> SeatView:
         log = self._log
-        if seat == self.taker:
+        seated = seat >= 0
+        if seated and seat == self.taker:
             events = tuple(log)  # private events are the taker's own discards
         else:
             if self._public_upto < len(log):
@@ -1062,19 +1072,22 @@ class FrenchDeal:
             self._trick_views += tuple(
                 TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in tricks[done:]
             )
-        if seat != self.current_player and (phase is _POIGNEE or phase is _MISERE):
+        acting = seated and seat == self.current_player
+        if not acting and (phase is _POIGNEE or phase is _MISERE):
             phase = _PLAY  # a declaration is weighed in secret (§3.7, §7 V5): others see the play
         # §3.5, §4.3: the chien is turned after the call, in petite and garde only; a cancelled
         # deal never turns it, a played deal's count opens it
         chien_public = (
             self.contract in _CHIEN_TURNED and (self.n < 5 or self.called_card >= 0)
         ) or self.outcome == "played"
-        if seat == self.taker or self.phase is _END:
+        if (seated and seat == self.taker) or self.phase is _END:
             ecart = self.ecart
         else:
             ecart = self.ecart & TRUMPS_MASK
         partner: int | None = None
-        if self.partner >= 0 and (self._sides_public or seat == self.partner or self.phase is _END):
+        if self.partner >= 0 and (
+            self._sides_public or (seated and seat == self.partner) or self.phase is _END
+        ):
             partner = self.partner
         return SeatView(
             seat=seat,
@@ -1083,8 +1096,8 @@ class FrenchDeal:
             rules=fresh_rules(self.rules),
             phase=phase,
             current_player=self.current_player,
-            hand=self.hands[seat],
-            legal_actions=tuple(self.legal_actions()) if seat == self.current_player else (),
+            hand=self.hands[seat] if seated else 0,
+            legal_actions=tuple(self.legal_actions()) if acting else (),
             bids=tuple(self.bids),
             taker=self.taker if self.taker >= 0 else None,
             contract=self.contract,

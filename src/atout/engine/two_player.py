@@ -73,7 +73,7 @@ from atout.engine.events import (
 from atout.engine.french import excuse_exchange_card
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards, winning_card
-from atout.engine.view import TrickView, detached, fresh_rules
+from atout.engine.view import PUBLIC_SEAT, TrickView, detached, fresh_rules
 from atout.rules import Rules, RulesError
 from atout.scoring.french import score_two_player
 from atout.scoring.summary import TwoPlayerSummary, two_player_winner
@@ -532,6 +532,18 @@ class TwoPlayerDeal:
         """What ``seat`` may know: his hand, both players' face-up pile tops, and the play."""
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat}")
+        return self._view(seat)
+
+    def public_view(self) -> TwoPlayerView:
+        """What anyone may know, a spectator: the face-up pile tops and the play, no hand
+        (``seat`` is :data:`~atout.engine.view.PUBLIC_SEAT`); ``own_*`` are seat 0's piles,
+        ``opponent_*`` seat 1's."""
+        return self._view(PUBLIC_SEAT)
+
+    def _view(self, seat: int) -> TwoPlayerView:
+        # every event of the 2-player game is public (no bidding, chien nor poignée)
+        seated = seat >= 0
+        mine = seat if seated else 0
         events = tuple(self._log)
         if events and events[-1].kind == "end":
             events = (*events[:-1], detached(events[-1]))  # the summary, an object
@@ -541,12 +553,12 @@ class TwoPlayerDeal:
             rules=fresh_rules(self.rules),
             phase=self.phase,
             current_player=self.current_player,
-            hand=self.hands[seat],
-            own_tops=self._tops_of(seat),
-            opponent_tops=self._tops_of(1 - seat),
-            own_pile_sizes=tuple(len(p) for p in self.piles[seat]),
-            opponent_pile_sizes=tuple(len(p) for p in self.piles[1 - seat]),
-            legal_actions=tuple(self.legal_actions()) if seat == self.current_player else (),
+            hand=self.hands[seat] if seated else 0,
+            own_tops=self._tops_of(mine),
+            opponent_tops=self._tops_of(1 - mine),
+            own_pile_sizes=tuple(len(p) for p in self.piles[mine]),
+            opponent_pile_sizes=tuple(len(p) for p in self.piles[1 - mine]),
+            legal_actions=tuple(self.legal_actions()) if seated and seat == self.current_player else (),
             chelem_announced_by=self.chelem_announced_by,
             trick=tuple(zip(self.trick_seat_order(), self.trick_cards, strict=False)),
             tricks=tuple(TrickView(tuple(zip(s, c, strict=True)), w) for s, c, w in self.tricks),

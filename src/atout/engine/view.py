@@ -5,13 +5,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Final, Literal, TypeVar
 
 from atout.cards import CardSet
 from atout.engine.actions import Action
 from atout.engine.events import Event
 from atout.engine.phase import Phase
 from atout.rules import Rules
+
+PUBLIC_SEAT: Final = -1
+"""The ``seat`` of a public view (``deal.public_view()``): what a spectator may know, the view of
+no seat. Its ``hand`` is empty, it has no legal actions, its events and phase are those anyone
+but the acting seat and the taker sees; on the wire its seat is ``null`` (docs/protocol.md)."""
 
 
 @dataclass(frozen=True)

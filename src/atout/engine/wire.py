@@ -27,7 +27,7 @@ from atout.engine.austrian.view import AustrianView
 from atout.engine.events import EVENT_CLASSES, Event
 from atout.engine.phase import Phase
 from atout.engine.two_player import TwoPlayerView
-from atout.engine.view import SeatView, TrickView
+from atout.engine.view import PUBLIC_SEAT, SeatView, TrickView
 from atout.rules import Rules, RulesError
 from atout.scoring.summary import SummaryError, parse_summary, summary_to_json
 
@@ -109,6 +109,8 @@ def view_to_json(view: View) -> dict[str, Any]:
 def _field_to_json(name: str, value: Any, rules: Rules) -> Any:
     if name == "rules":
         return rules.to_dict()
+    if name == "seat":
+        return None if value == PUBLIC_SEAT else value  # a public view: no seat
     if name == "phase":
         return str(value)
     if name in _MASKS or (name in _OPTIONAL_MASKS and value is not None):
@@ -305,6 +307,12 @@ def _field_from_json(name: str, value: object, rules: Rules) -> Any:
         return rules
     if name == "phase":
         return _choice(value, name, Phase)
+    if name == "seat":
+        if value is None:
+            return PUBLIC_SEAT
+        if _int(value, name) < 0:
+            raise WireError(name, f"a seat is 0 or more (null in a public view), found {value}")
+        return value
     if name in _MASKS:
         return cards_from_json(value, name)
     if name in _OPTIONAL_MASKS:

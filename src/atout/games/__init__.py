@@ -108,6 +108,9 @@ class Game(Protocol):
     def view(self, seat: int) -> View:
         """What ``seat`` may know, and nothing more."""
 
+    def public_view(self) -> View:
+        """What anyone may know, a spectator (``seat`` is :data:`~atout.engine.view.PUBLIC_SEAT`)."""
+
     def clone(self) -> Game:
         """An independent copy."""
 

@@ -36,8 +36,8 @@ from atout.engine.errors import IllegalActionError
 from atout.engine.events import Event, cards_shown, visible_to
 from atout.engine.french import FrenchDeal, is_petit_sec
 from atout.engine.two_player import TwoPlayerDeal
-from atout.engine.view import TrickView
-from atout.engine.wire import view_from_json
+from atout.engine.view import PUBLIC_SEAT, TrickView
+from atout.engine.wire import View, view_from_json
 from atout.games import Deal, new_deal
 from atout.presets import PRESETS, rules_for
 from atout.rules import Rules, RulesError
@@ -83,7 +83,8 @@ def knowable(deal: Deal, seat: int) -> int:
     Its own hands (initial and current), every card played, a turned chien or talon half,
     trumps shown in a poignée or discarded face up, the whole écart for the taker, shown
     petit-sec and Excuse-sec cards, face-up pile tops, and every card once a played deal
-    is counted.
+    is counted. ``seat`` :data:`~atout.engine.view.PUBLIC_SEAT`: what anyone may know (a
+    spectator), who holds no cards.
     """
     if isinstance(deal, DeadPlayerDeal):
         inner_seat = deal.seats.index(seat) if seat in deal.seats else -1
@@ -146,13 +147,8 @@ def _two_player_knowable(deal: TwoPlayerDeal, seat: int) -> int:
     """rule book §4.4: own hand, both players' face-up pile tops, the cards played."""
     if deal.is_over():
         return ALL_CARDS
-    return (
-        deal.initial_hands[seat]
-        | deal.hands[seat]
-        | deal.tops[0]
-        | deal.tops[1]
-        | _played(deal.tricks, deal.trick_cards)
-    )
+    own = deal.initial_hands[seat] | deal.hands[seat] if seat >= 0 else 0
+    return own | deal.tops[0] | deal.tops[1] | _played(deal.tricks, deal.trick_cards)
 
 
 def _austrian_knowable(deal: AustrianDeal, seat: int) -> int:
@@ -160,20 +156,24 @@ def _austrian_knowable(deal: AustrianDeal, seat: int) -> int:
     the half taken for the declarer, trumps discarded face up, the whole discard for him."""
     if deal.is_over() and deal.outcome == "played":
         return ALL_CARDS  # §5.5: the count is open
-    mask = deal.initial_hands[seat] | deal.hands[seat] | _played(deal.tricks, deal.trick_cards)
+    mask = _played(deal.tricks, deal.trick_cards)
+    if seat >= 0:
+        mask |= deal.initial_hands[seat] | deal.hands[seat]
     rules = deal.rules
     if deal.bid == "threesome":
         mask |= deal.talon[0]
         if rules.austrian_talon_mode == "free_choice" or rules.austrian_second_half_visible:
             mask |= deal.talon[1]
-        if seat == deal.declarer and deal.talon_half is not None:
+        if seat >= 0 and seat == deal.declarer and deal.talon_half is not None:
             mask |= deal.talon[deal.talon_half - 1]
-    mask |= deal.discard if seat == deal.declarer else deal.discard & AUSTRIAN_TRUMPS_MASK
+    mask |= deal.discard if seat >= 0 and seat == deal.declarer else deal.discard & AUSTRIAN_TRUMPS_MASK
     return mask
 
 
 # ---------------------------------------------------------------------- the view
 def _own_hand(deal: Deal, seat: int) -> int:
+    if seat < 0:
+        return 0  # a public view holds no hand
     if isinstance(deal, DeadPlayerDeal):
         return deal.inner.hands[deal.seats.index(seat)] if seat in deal.seats else 0
     return deal.hands[seat]
@@ -239,9 +239,15 @@ def _trick_cards(tricks: tuple[TrickView, ...]) -> Iterator[tuple[str, int]]:
             yield f"tricks[{number}].cards", card
 
 
+def view_of(deal: Deal, seat: int) -> View:
+    """``seat``'s view of ``deal``, or its public view for :data:`~atout.engine.view.PUBLIC_SEAT`."""
+    return deal.public_view() if seat == PUBLIC_SEAT else deal.view(seat)
+
+
 def scan_view(deal: Deal, seat: int) -> list[str]:
-    """The leaks in ``seat``'s view of ``deal`` now, each naming the rule it breaks."""
-    return scan_view_object(deal, seat, deal.view(seat))
+    """The leaks in ``seat``'s view of ``deal`` now (its public view for
+    :data:`~atout.engine.view.PUBLIC_SEAT`), each naming the rule it breaks."""
+    return scan_view_object(deal, seat, view_of(deal, seat))
 
 
 def scan_view_object(deal: Deal, seat: int, view: object, events_from: int = 0) -> list[str]:
@@ -323,7 +329,7 @@ class Scanner:
         self._seen: dict[int, tuple[int, Event | None]] = {}
 
     def scan(self, deal: Deal, seat: int) -> list[str]:
-        view = deal.view(seat)
+        view = view_of(deal, seat)
         self.views += 1
         events: tuple[Event, ...] = getattr(view, "events", ())
         done, last = self._seen.get(seat, (0, None))
@@ -544,7 +550,7 @@ def sweep(
         scanner.reset()
         step = 0
         while True:
-            for seat in range(deal.n):
+            for seat in (*range(deal.n), PUBLIC_SEAT):
                 out.leaks.extend(f"{where}, step {step}: {leak}" for leak in scanner.scan(deal, seat))
             out.phases[deal.phase.value] += 1
             if deal.is_over():
@@ -558,7 +564,7 @@ def sweep(
                     f"{where}, step {step}: {leak}" for leak in _scan_refusal(deal, seat, deal_rng)
                 )
                 out.refusals += 1
-                for any_seat in range(deal.n):
+                for any_seat in (*range(deal.n), PUBLIC_SEAT):
                     found_json = scan_wire_view(deal, any_seat)
                     out.leaks.extend(f"{where}, step {step}: {leak}" for leak in found_json)
                     out.wire_views += 1
@@ -573,13 +579,14 @@ def sweep(
 
 
 def twin_streams(rules: Rules, rng: random.Random, tries: int, found: Sweep) -> list[str]:
-    """Build a twin pair of each kind the rules allow (:mod:`atout.games.twins`) and compare the
-    seat's streams in both, counted in ``found``; the differences."""
+    """Build a twin pair of each kind the rules allow (:mod:`atout.games.twins`), a seat's and
+    a spectator's, and compare the seat's (or the public) streams in both, counted in ``found``;
+    the differences."""
     from atout.games.twins import kinds_for, make_pair, stream_differences
 
     leaks: list[str] = []
-    for kind in kinds_for(rules):
-        pair = make_pair(rules, kind, rng, tries)
+    for kind, spectator in ((k, s) for k in kinds_for(rules) for s in (False, True)):
+        pair = make_pair(rules, kind, rng, tries, spectator=spectator)
         if pair is None:
             continue
         rounds, views, differences = stream_differences(pair, rng)
@@ -594,7 +601,7 @@ def scan_wire_view(deal: Deal, seat: int) -> list[str]:
     """The card names in the JSON text of ``seat``'s view (the wire form a browser or a bot
     receives) beyond what the seat may know; a card named without being located (the called
     card, a card the seat may call) is allowed. The text must also read back to the view."""
-    view = deal.view(seat)
+    view = view_of(deal, seat)
     data = view.to_json()
     text = json.dumps(data, ensure_ascii=False)
     allowed = knowable(deal, seat)

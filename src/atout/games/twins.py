@@ -16,6 +16,11 @@ a hidden card:
 * ``random_swap``: one to three swaps between the places hidden from the seat (other hands, a
   hidden chien, the face-down pile cards of §4.4, the talon halves of §5.3).
 
+A spectator's pair (``make_pair(..., spectator=True)``) is compared on the public view
+(``deal.public_view()``, :data:`~atout.engine.view.PUBLIC_SEAT` as its seat): its swaps may
+move any card no spectator sees, between any hands, the unturned chien or talon and the
+face-down piles.
+
 >>> import random
 >>> from atout.rules import Rules
 >>> pair = make_pair(Rules(players=4), "random_swap", random.Random(1))
@@ -28,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -58,8 +64,9 @@ from atout.engine.french import FrenchDeal
 from atout.engine.phase import Phase
 from atout.engine.tricks import legal_cards
 from atout.engine.two_player import TwoPlayerDeal
+from atout.engine.view import PUBLIC_SEAT
 from atout.games import Deal, deal_from_dealt, new_deal, playing_seats
-from atout.games.fairness import knowable
+from atout.games.fairness import knowable, view_of
 from atout.rules import Rules
 
 KINDS: tuple[str, ...] = ("poignee_threshold", "more_trumps", "misere", "called_king", "random_swap")
@@ -80,7 +87,8 @@ class TwinPair:
     rules: Rules
     dealer: int
     seat: int
-    """The seat whose stream must not tell the two apart."""
+    """The seat whose stream must not tell the two apart (:data:`~atout.engine.view.PUBLIC_SEAT`:
+    a spectator's)."""
     first: dict[str, object]
     """:meth:`~atout.games.Game.dealt` of deal A."""
     second: dict[str, object]
@@ -118,19 +126,24 @@ def kinds_for(rules: Rules) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def make_pair(rules: Rules, kind: str, rng: random.Random, tries: int = 2000) -> TwinPair | None:
+def make_pair(
+    rules: Rules, kind: str, rng: random.Random, tries: int = 2000, spectator: bool = False
+) -> TwinPair | None:
     """Deal (a dealer drawn from ``rng``) until a deal fits ``kind``, and build its twin;
-    ``None`` if none of ``tries`` deals fits. A kind the rules do not allow is a ``ValueError``."""
+    ``None`` if none of ``tries`` deals fits. A kind the rules do not allow is a ``ValueError``.
+    ``spectator``: the pair is a spectator's (its seat :data:`~atout.engine.view.PUBLIC_SEAT`),
+    its random swaps between any places no spectator sees."""
     if kind not in kinds_for(rules):
         raise ValueError(f"{kind!r} is not a kind of twin pair under these rules: {kinds_for(rules)}")
-    build = _BUILDERS[kind]
+    build = _public_swap_pair if spectator and kind == "random_swap" else _BUILDERS[kind]
     for _ in range(tries):
         deal = new_deal(rules, dealer=rng.randrange(rules.players), rng=rng)
         if deal.is_over():
             continue  # a petit sec cancels it at once (rule book §3.3)
         pair = build(deal, kind, rng)
         if pair is not None:
-            return pair
+            # what a seat cannot tell apart, no spectator can: the same twins, watched
+            return dataclasses.replace(pair, seat=PUBLIC_SEAT) if spectator else pair
     return None
 
 
@@ -166,9 +179,11 @@ def _rebuild(deal: Deal, places: list[int]) -> Deal:
 
 def _hidden_places(deal: Deal, places: list[int], seat: int) -> list[int]:
     """The places whose cards ``seat`` cannot see at the deal: the other hands, the chien or
-    talon, and in the 2-player game the face-down pile cards of both players (rule book §4.4)."""
+    talon, and in the 2-player game the face-down pile cards of both players (rule book §4.4);
+    for :data:`~atout.engine.view.PUBLIC_SEAT` every hand too."""
     if isinstance(deal, TwoPlayerDeal):
-        return [1 - seat, *(2 + slot for slot in range(36) if slot % 3 < 2)]
+        hands = [0, 1] if seat == PUBLIC_SEAT else [1 - seat]
+        return [*hands, *(2 + slot for slot in range(36) if slot % 3 < 2)]
     return [p for p, cards in enumerate(places) if p != seat and cards]
 
 
@@ -351,8 +366,17 @@ def _called_king_pair(deal: Deal, kind: str, rng: random.Random) -> TwinPair | N
 def _random_swap_pair(deal: Deal, kind: str, rng: random.Random) -> TwinPair | None:
     """One to three swaps of cards between places hidden from the seat, every place keeping its
     size."""
+    return _swap_pair(deal, kind, rng, rng.randrange(deal.n))
+
+
+def _public_swap_pair(deal: Deal, kind: str, rng: random.Random) -> TwinPair | None:
+    """One to three swaps of cards between places no spectator sees: any hands, the chien or
+    talon, the face-down piles."""
+    return _swap_pair(deal, kind, rng, PUBLIC_SEAT)
+
+
+def _swap_pair(deal: Deal, kind: str, rng: random.Random, seat: int) -> TwinPair | None:
     places = _places(deal)
-    seat = rng.randrange(deal.n)
     hidden = _hidden_places(deal, places, seat)
     twin_places = list(places)
     for _ in range(rng.randint(1, 3)):
@@ -463,13 +487,14 @@ def _public_choice(first: Deal, second: Deal, pair: TwinPair, rng: random.Random
 # ---------------------------------------------------------------------- streams
 def stream_differences(pair: TwinPair, rng: random.Random) -> tuple[int, int, list[str]]:
     """Drive :func:`lockstep` on two fresh deals and compare the seat's streams: its distinct
-    views (``view(seat).to_json()``, a view equal to the one before adds nothing), the new ones
+    views (``view(seat).to_json()``, or ``public_view()`` for a spectator's pair; a view equal
+    to the one before adds nothing), the new ones
     of each round in A against those in B, field by field. Returns the rounds compared, the
     views compared and the differences (the kind, the round, the first differing field and
     both values); the comparison stops at the first round that differs."""
     first, second = pair.deals()
     seat = pair.seat
-    last = [first.view(seat).to_json(), second.view(seat).to_json()]
+    last = [view_of(first, seat).to_json(), view_of(second, seat).to_json()]
     views = 1
     differences = _differences(pair, 0, [last[0]], [last[1]])
     rounds = 0
@@ -493,7 +518,7 @@ def _advance(
     new = []
     for _, words in actions:
         deal.apply(deal.parse(words))
-        view = deal.view(seat).to_json()
+        view = view_of(deal, seat).to_json()
         if view != last[index]:
             new.append(view)
             last[index] = view

@@ -75,7 +75,7 @@ from atout.engine.events import (
     may_see,
 )
 from atout.engine.phase import Phase
-from atout.engine.view import TrickView, detached, fresh_rules
+from atout.engine.view import PUBLIC_SEAT, TrickView, detached, fresh_rules
 from atout.rules import Rules, RulesError
 from atout.scoring.austrian import score_austrian
 from atout.scoring.summary import AustrianSummary
@@ -484,12 +484,22 @@ class AustrianDeal:
         """What ``seat`` may know: its own cards and everything public, nothing else."""
         if not (isinstance(seat, int) and 0 <= seat < 3):
             raise ValueError(f"seat must be 0..2, not {seat!r}")
+        return self._view(seat)
+
+    def public_view(self) -> AustrianView:
+        """What anyone may know, a spectator: the view of no seat (``seat`` is
+        :data:`~atout.engine.view.PUBLIC_SEAT`), no hand, no legal actions, the talon halves
+        turned up, the discard's face-up trumps; the declarer's own events and half stay his."""
+        return self._view(PUBLIC_SEAT)
+
+    def _view(self, seat: int) -> AustrianView:
         counted = self._summary is not None
+        declarer = seat >= 0 and seat == self.declarer
         halves = [
-            cards if public or counted or (seat == self.declarer and self.talon_half == i + 1) else None
+            cards if public or counted or (declarer and self.talon_half == i + 1) else None
             for i, (cards, public) in enumerate(zip(self.talon, self._public_halves, strict=True))
         ]
-        own_discard = seat == self.declarer or counted
+        own_discard = declarer or counted
         events = tuple(e for e in self._log if may_see(e, seat))
         if events and events[-1].kind == "end":
             events = (*events[:-1], detached(events[-1]))  # the summary, an object
@@ -499,8 +509,8 @@ class AustrianDeal:
             rules=fresh_rules(self.rules),
             phase=self.phase,
             current_player=self.current_player,
-            hand=self.hands[seat],
-            legal_actions=tuple(self.legal_actions()) if seat == self.current_player else (),
+            hand=self.hands[seat] if seat >= 0 else 0,
+            legal_actions=tuple(self.legal_actions()) if seat >= 0 and seat == self.current_player else (),
             bids=tuple(self.bids),
             declarer=self.declarer if self.declarer >= 0 else None,
             bid=self.bid,
