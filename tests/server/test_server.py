@@ -105,7 +105,9 @@ def test_two_people_at_one_table(server: Any) -> None:
     info = server.info(table_id)
     assert [s["name"] for s in info["seats"]][0:3:2] == ["Ann", "Bob"] and info["state"] == "between_deals"
     watched = watcher.drain(0.1)
-    assert all(m["type"] != "update" and not m.get("view") for m in watched), "a watcher sees no hand"
+    views = [m["view"] for m in watcher.received if m.get("view")]
+    assert views and all(v["seat"] is None and v["hand"] == [] for v in views), "a watcher sees no hand"
+    assert all(m["type"] != "update" or not m["view"]["legal_actions"] for m in watched)
     assert server.leaks(table_id, [ann, bob]) == []
     to_bot = {"kind": "bot", "bot": "rules"}
     taken = server.post(f"/api/tables/{table_id}/seats/2", to_bot, token=created["token"])
@@ -118,7 +120,8 @@ def test_two_people_at_one_table(server: Any) -> None:
     assert server.post(f"/api/tables/{table_id}/next", token=claimed.json()["token"]).status_code == 403
     assert server.post(f"/api/tables/{table_id}/next", token=created["token"]).status_code == 200
     state = bob.recv_until("state")
-    assert state["seat"] is None and state["view"] is None, "a person whose seat went to a bot sees no hand"
+    view = state["view"]
+    assert state["seat"] is None and view["seat"] is None and view["hand"] == [], "now watching, no hand"
     for c in (ann, bob, watcher):
         c.close()
 

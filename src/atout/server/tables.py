@@ -56,6 +56,9 @@ LEFT_BOT = "rules"
 """The bot that plays for a person who left mid-deal."""
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 """Seconds between tries of a write the database refused (the last one repeats)."""
+WATCHERS_DELAY = 1.0
+"""Seconds over which watchers coming and going are told as one change of the table info
+(``watchers``): hundreds of them cost the players one message a second at most."""
 
 
 class TableError(Exception):
@@ -121,6 +124,24 @@ class SeatRequest:
     bot: str | None = None
 
 
+def dealt_hand_size(rules: Rules) -> int:
+    """How many cards each playing seat is dealt under these rules (the engine deals one)."""
+    hands = new_deal(rules, rng=0).dealt()["hands"]
+    assert isinstance(hands, list)
+    return max(len(hand.split()) if isinstance(hand, str) else len(hand) for hand in hands)
+
+
+def public_hands(deal: Deal) -> list[list[str]] | None:
+    """Each seat's hand as dealt, by card name (a dead player's empty), once the deal is over and
+    public: played to its end (the count is open, rule book §3.11); ``None`` for a deal cancelled
+    (its hands are thrown in unseen) or not over."""
+    if not deal.is_over() or deal.outcome != "played":
+        return None
+    hands = deal.dealt()["hands"]
+    assert isinstance(hands, list)
+    return [str(hand).split() if isinstance(hand, str) else [str(card) for card in hand] for hand in hands]
+
+
 class Table:
     """One table: its rules and seats, the current deal, the running totals, the connections,
     each seat's stream, and the tasks that play for bots and watch for people who left."""
@@ -163,8 +184,12 @@ class Table:
         self.deal_seq = 0
         self.version = 0
         """The log's sequence number: every applied action and every deal dealt takes the next."""
-        self.public_seq = 0
-        """The watchers' sequence number: a deal dealt, a deal over."""
+        self.watch = SeatStream(0, config.buffer, config.buffer_bytes)
+        """The watchers' stream, of the deal's public view: one message, encoded once, for all of
+        them; kept (its view key) only while someone watches, a watcher who comes gets a state."""
+        self._watchers_due: asyncio.TimerHandle | None = None
+        self._watchers_told = 0
+        self._hand_size = dealt_hand_size(self.rules)
         self.streams = [SeatStream(0, config.buffer, config.buffer_bytes) for _ in self.seats]
         self.personas = personas(self.id, len(self.seats))
         """Each seat's persona number, distinct at the table and fixed by its id: a bot's name."""
@@ -181,7 +206,7 @@ class Table:
         self._failing = False
         if record.deals:
             self._rebuild(record.deals[-1])
-        self.public_seq = len(record.deals) + len(self.ended)
+        self.watch.seq = len(record.deals) + len(self.ended)
 
     def _rebuild(self, last: DealRecord) -> None:
         """The last deal replayed from the log, each seat's stream numbered as it was told."""
@@ -227,6 +252,7 @@ class Table:
             else [],
             "thresholds": [rules.threshold(b) for b in range(4)] if french else None,
             "poignee_levels": list(rules.poignee_levels()) if bidding else None,
+            "hand_size": self._hand_size,
         }
 
     def info(self) -> Message:
@@ -242,6 +268,7 @@ class Table:
             "settings": dict(self.settings),
             "bot_pause": self.config.bot_pause,
             "bots_warming": self.pool.warming,
+            "watchers": self.watchers(),
             "seats": [self.seat_info(s) for s in range(len(self.seats))],
             "deal_no": self.deal_no,
             "dealer": None if self.deal is None else self.deal.dealer,
@@ -270,7 +297,15 @@ class Table:
 
     def seq_of(self, conn: Connection) -> int:
         """The sequence number of this connection's stream."""
-        return self.public_seq if conn.seat is None else self.streams[conn.seat].seq
+        return self.watch.seq if conn.seat is None else self.streams[conn.seat].seq
+
+    def watchers(self) -> int:
+        """The connections that watch without a seat (relayed ones included: every connection to
+        a table is its owner's)."""
+        return sum(1 for conn in self.connections if conn.seat is None)
+
+    def _watching(self) -> bool:
+        return any(conn.seat is None for conn in self.connections)
 
     @property
     def busy(self) -> bool:
@@ -284,6 +319,7 @@ class Table:
             or self._hinting
             or self._timers
             or self._info_due
+            or self._watchers_due
             or self._retry
         )
 
@@ -308,8 +344,8 @@ class Table:
     def _state_message(self, conn: Connection) -> Message:
         s = conn.seat
         view = None
-        if s is not None and self.deal is not None:
-            view = self.deal.view(s).to_json()
+        if self.deal is not None:
+            view = (self.deal.public_view() if s is None else self.deal.view(s)).to_json()
         return {
             "type": "state",
             "seq": self.seq_of(conn),
@@ -342,11 +378,23 @@ class Table:
             loop = asyncio.get_running_loop()
             self._info_due = loop.call_later(self.config.info_delay, self._send_info)
 
+    def _watchers_changed(self) -> None:
+        """A watcher came or went: the players are told the count once, a while later."""
+        if self._watchers_due is None and not self.closed:
+            loop = asyncio.get_running_loop()
+            self._watchers_due = loop.call_later(WATCHERS_DELAY, self._tell_watchers)
+
+    def _tell_watchers(self) -> None:
+        self._watchers_due = None
+        if self.watchers() != self._watchers_told:
+            self._info_changed()
+
     def _send_info(self) -> None:
         self._info_due = None
         if not self.connections:
             return
         info = self.info()
+        self._watchers_told = info["watchers"]
         texts: dict[int, str] = {}
         for conn in list(self.connections):
             seq = self.seq_of(conn)
@@ -368,6 +416,21 @@ class Table:
         for conn in self.connections:
             if conn.seat is None:
                 conn.send_text(text)
+
+    def _tell_watchers_view(self, deal: Deal) -> None:
+        """The public view after an action: an update to every watcher when it changed (a full
+        state if the stream had no view yet)."""
+        public = deal.public_view()
+        if self.watch.key is None:
+            self.watch.note(public)
+            for conn in self.connections:
+                if conn.seat is None:
+                    self._send(conn, self._state_message(conn))
+            return
+        update = self.watch.observe(public)
+        if update is not None:
+            update["deal_no"] = self.deal_no
+            self._to_watchers(update)
 
     def _tell_all_failed(self) -> None:
         for conn in self.connections:
@@ -507,8 +570,11 @@ class Table:
         if token and s is None:
             self._send(conn, self._error(conn, "not_seated", "this token holds no seat at this table"))
         if s is None:
+            if self.deal is not None and self.watch.key is None:
+                self.watch.note(self.deal.public_view())  # the public stream, kept from now on
             self._send(conn, self._state_message(conn) if self.deal else self._table_message(conn))
             self._tell_if_failing(conn)
+            self._watchers_changed()
             return
         self._cancel_timer(s)
         seat = self.seats[s]
@@ -550,6 +616,7 @@ class Table:
         self.connections.discard(conn)
         s = conn.seat
         if s is None:
+            self._watchers_changed()
             return
         if not self._connected(s):
             if self.state == "playing":
@@ -667,6 +734,10 @@ class Table:
             told_others = told_others or seat != s
             update["deal_no"] = self.deal_no
             self._to_seat(seat, update)
+        if self._watching():
+            self._tell_watchers_view(deal)
+        else:
+            self.watch.key = None  # nobody watches: nothing kept, a watcher who comes gets a state
         if told_others:
             self._told_at = asyncio.get_running_loop().time()
         if self.metrics is not None:
@@ -700,8 +771,7 @@ class Table:
         for s, stream in enumerate(self.streams):
             self._to_seat(s, {**over, "seq": stream.seq}, keep=False)
             stream.clear()
-        self.public_seq += 1
-        self._to_watchers({**over, "seq": self.public_seq})
+        self._to_watchers({**over, "seq": self.watch.seq})
         self._info_changed()
         if self.on_deal_over is not None:
             self.on_deal_over(self, self.deal_no)
@@ -721,6 +791,7 @@ class Table:
             "summary": None if summary is None else summary_to_json(summary),
             "breakdown": None if summary is None else breakdown_json(summary),
             "outcome": deal.outcome,
+            "hands": public_hands(deal),
             "hints": list(self.hints_used),
         }
 
@@ -750,7 +821,7 @@ class Table:
         self.hints_used = [0] * len(self.seats)
         for s, stream in enumerate(self.streams):
             stream.begin(deal.view(s))
-        self.public_seq += 1
+        self.watch.begin(deal.public_view() if self._watching() else None)
         for conn in self.connections:
             self._send(conn, self._state_message(conn))
         for s, seat in enumerate(self.seats):
@@ -1016,10 +1087,10 @@ class Table:
                 future.set_exception(TableError(503, "this table was just put away: try again"))
         self._timers.clear()
         self._thinking = self._hinting = None
-        for handle in (self._info_due, self._retry):
+        for handle in (self._info_due, self._retry, self._watchers_due):
             if handle is not None:
                 handle.cancel()
-        self._info_due = self._retry = None
+        self._info_due = self._retry = self._watchers_due = None
         for conn in self.connections:
             conn.close(CLOSE_SERVER)
 
