@@ -219,6 +219,12 @@ function drawMoves() {
   for (const item of list.children) item.classList.toggle("current", Number(item.dataset.step) === state.step);
 }
 
+/** A card picked in the list: its step, the table brought into view to show it. */
+function showMove(step) {
+  go(step);
+  $("stage").scrollIntoView({ block: "nearest" });
+}
+
 /** A fact the analysis found in hindsight, in words: the contract with best play, another bid
  * with the same card play, a better écart. A kind this page does not know is left out. */
 function hindsightLine(fact) {
@@ -266,7 +272,7 @@ function drawAnalysis() {
     const card = step.action.slice(5);
     const text = cost ? costWords(step, cost) : t("replay.played", { name: seatName(state, step.seat), card: cardLabel(card, packOf(state.view)) });
     const trick = state.boards[step.index].done + 1;
-    const item = h("li", { class: cost ? "costly" : "", "data-step": step.index + 1 }, h("span", { class: "move-trick", title: t("replay.trick", { n: trick }), text: String(trick) }), h("button", { type: "button", class: "move", onclick: () => go(step.index + 1), text }));
+    const item = h("li", { class: cost ? "costly" : "", "data-step": step.index + 1 }, h("span", { class: "move-trick", title: t("replay.trick", { n: trick }), text: String(trick) }), h("button", { type: "button", class: "move", onclick: () => showMove(step.index + 1), text }));
     list.append(item);
   }
   root.append(h("h3", { text: t("replay.moves") }), list);
