@@ -262,7 +262,8 @@ export function showChooseSeat(state, { onSit, defaultName }) {
   const name = h("input", { type: "text", id: "sit-name", maxlength: 40, value: defaultName ?? "", "aria-label": t("choose.name") });
   const buttons = open.map((s) => h("button", { type: "button", class: "action primary", onclick: () => onSit(s.seat, name.value.trim()), text: `${t("button.sit")}: ${t("seat.n", { n: s.seat + 1 })}` }));
   name.addEventListener("keydown", (event) => event.key === "Enter" && buttons[0].click());
-  const body = openDialog(t("choose.title"), h("label", {}, h("span", { text: t("choose.name") }), name), h("div", { class: "buttons" }, ...buttons));
+  const watch = h("button", { type: "button", class: "action", onclick: () => closeDialog(), text: t("watch.just") });
+  const body = openDialog(t("choose.title"), h("label", {}, h("span", { text: t("choose.name") }), name), h("div", { class: "buttons" }, ...buttons, watch));
   name.focus();
   return body;
 }

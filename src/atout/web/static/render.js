@@ -37,6 +37,24 @@ export function classify(legal = []) {
   return { cards, calls, buttons, verb };
 }
 
+/** Whether this page watches without a seat: its view is the public one (seat null). */
+export function watching(state) {
+  return Boolean(state.view && state.view.seat === null && !state.fixture);
+}
+
+/** A watched seat's cards in hand, as backs with their count: the cards dealt less those it
+ * played (the 2-player hands and a dead player's are not drawn). */
+function handBacks(state, seat) {
+  const v = state.view;
+  const size = state.table?.facts?.hand_size;
+  if (!watching(state) || !size || v.game === "two_player" || v.phase === "end") return null;
+  if (v.rules?.five_player_mode === "dead_player" && seat === v.dealer) return null;
+  let played = (v.trick ?? []).filter((p) => p.seat === seat).length;
+  for (const trick of v.tricks ?? []) played += trick.plays.filter((p) => p.seat === seat).length;
+  const n = Math.max(0, size - played);
+  return h("div", { class: "backs", role: "img", "aria-label": t("watch.cards", { name: seatName(state, seat), n }) }, cardSvg(null, { back: true }), h("span", { class: "count", text: String(n) }));
+}
+
 /** Where a seat sits around the table, as an angle (degrees, 0 = right, 90 = top). */
 export function seatAngle(state, seat) {
   const n = state.table?.players ?? state.view?.players ?? state.view?.rules?.players ?? 4;
@@ -98,6 +116,7 @@ export function renderSeats(root, state) {
       { class: `seat${turn ? " turn" : ""}${seat === state.seat ? " me" : ""}`, "data-seat": seat },
       h("div", { class: "seat-name", text: seatName(state, seat) }),
       h("div", { class: "chips" }, ...chips),
+      handBacks(state, seat),
     );
     place(node, seatAngle(state, seat), seat === state.seat ? 0 : 43, 41);
     root.append(node);
@@ -128,6 +147,9 @@ export function renderInfo(root, state) {
   const v = state.view;
   if (!v) return;
   const pack = packOf(v);
+  const ended = watching(state) && v.phase === "end" && Boolean(state.over?.hands);
+  root.classList.toggle("watching-end", ended);
+  if (watching(state)) root.append(h("div", { class: "watching-banner", text: t(ended ? "watch.banner_end" : "watch.banner") }));
   const parts = [t(`phase.${v.phase}`)];
   if (v.game === "french" && v.taker !== null && v.taker !== undefined && v.contract) {
     let line = t("contract.line", { name: seatName(state, v.taker), contract: bidLabel(v.contract) });
@@ -158,6 +180,10 @@ export function renderInfo(root, state) {
     const mine = v.seat === (v.game === "austrian" ? v.declarer : v.taker);
     if (aside?.length) shown(t(mine ? (v.game === "austrian" ? "discard" : "ecart") : "ecart.shown"), aside);
     for (const p of v.poignees ?? []) shown(t("poignee.shown", { name: seatName(state, p.seat), level: levelWord(p.level) }), p.cards);
+  }
+  if (ended) {
+    // the deal is over and public: every hand as it was dealt
+    state.over.hands.forEach((hand, seat) => hand.length && shown(t("watch.dealt", { name: seatName(state, seat) }), hand));
   }
   if (rows.childElementCount) root.append(rows);
 }

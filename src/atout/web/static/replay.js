@@ -353,7 +353,7 @@ function controls() {
     button("end", "forward", () => go(state.boards.length - 1), "End"),
   );
   document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.target?.tagName === "INPUT") return;
+    if (event.altKey || event.ctrlKey || event.metaKey || ["INPUT", "SELECT", "TEXTAREA"].includes(event.target?.tagName)) return;
     const moves = { ArrowRight: () => go(state.step + 1), ArrowLeft: () => go(state.step - 1), ArrowDown: () => goTrick(1), ArrowUp: () => goTrick(-1), PageDown: () => goTrick(1), PageUp: () => goTrick(-1), Home: () => go(0), End: () => go(state.boards.length - 1) };
     if (!state.boards.length || !(event.key in moves)) return;
     event.preventDefault();

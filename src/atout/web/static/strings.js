@@ -294,6 +294,14 @@ export const STRINGS = {
   "rulebook.open": "Open this rule in the rule book (new tab)",
   "rulebook.title": "The rule book",
 
+  // spectators: a visitor without a seat watches the public view
+  "watch.banner": "Watching: every hand stays hidden until the deal is over",
+  "watch.banner_end": "Watching: the deal is over, every hand is shown as dealt",
+  "watch.count": "{n} watching",
+  "watch.just": "Just watch",
+  "watch.cards": "{name}: {n} cards in hand",
+  "watch.dealt": "{name}, as dealt",
+
   // the event log
   "log.bid": "{name}: {bid}",
   "log.all_passed": "Everyone passed",

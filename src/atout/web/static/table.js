@@ -96,7 +96,8 @@ function render() {
     status.append(h("span", { text: state.notice ?? (botsWarming(state) ? t("turn.bots_warming") : statusText(state)) }));
   }
   const game = v?.game ? t(`game.${v.game}`) : "";
-  $("title").textContent = [game, state.table?.preset].filter(Boolean).join(" · ");
+  const watchers = state.table?.watchers ? t("watch.count", { n: state.table.watchers }) : "";
+  $("title").textContent = [game, state.table?.preset, watchers].filter(Boolean).join(" · ");
   $("deal-no").textContent = state.dealNo ? t("scores.deal", { n: state.dealNo }) : "";
   document.title = `${state.myTurn ? "● " : ""}${t("title.table")}`;
   renderLog();
@@ -464,6 +465,7 @@ function offerSeat() {
   const open = JSON.stringify((state.table?.seats ?? []).filter((s) => s.kind === "open").map((s) => s.seat));
   if (document.getElementById("dialog").open || open === state.offered) return;
   state.offered = open;
+  if (open === "[]") return; // a full table: the page watches (its banner says so)
   showChooseSeat(state, {
     defaultName: lastName(),
     onSit: async (seat, name) => {
