@@ -56,6 +56,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     process.stop()
 
 
+@pytest.fixture(scope="module")
+def bots_table(server: Any) -> str:
+    """A table of four bots, which plays its first deal by itself at once: the deal's analysis
+    (a 5 s budget in a process of its own) is under way while the other pages are checked."""
+    created = server.create(preset="fft", players=4, seats=[{"kind": "bot", "bot": "random"}] * 4, sit=None)
+    table_id: str = created["table_id"]
+    return table_id
+
+
 class Audit:
     """The serious and critical violations found on every page visited, each with where it was seen."""
 
@@ -88,12 +97,12 @@ class Audit:
         assert not report, "accessibility violations:\n" + "\n".join(report)
 
 
-def visit(page: Any, url: str, language: str, size: str, ready: str) -> None:
+def visit(page: Any, url: str, language: str, size: str, ready: str, timeout: float = 15) -> None:
     """Open ``url`` in ``language`` at ``size`` and wait until the page says it is drawn."""
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     address, hash_, fragment = url.partition("#")
     page.goto(f"{address}{'&' if '?' in address else '?'}lang={language}{hash_}{fragment}")
-    page.wait_for_function(ready, timeout=15000)
+    page.wait_for_function(ready, timeout=timeout * 1000)
 
 
 def every_way(audit: Audit, page: Any, url: str, screen: str, ready: str) -> None:
@@ -129,9 +138,12 @@ PAGE_READY = "document.body.dataset.ready === 'true'"
 IN_DIALOG_OR_OUT = (
     "document.activeElement === document.body || Boolean(document.activeElement.closest('dialog[open]'))"
 )
+ANALYSIS_TIMEOUT = 60.0
+"""Seconds the replay waits for the deal's analysis: its budget is 5 s of search (docs/analysis.md)."""
 REPLAY_READY = PAGE_READY + " && !document.querySelector('#analysis[hidden], #analysis .computing')"
 
 
+@pytest.mark.usefixtures("bots_table")  # first, so that its deal is analysed when the replay is checked
 def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None:
     """The lobby (its options opened too) and the page of an address without a table."""
     audit = Audit(shots)
@@ -152,8 +164,7 @@ def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None
 
 def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
     """The table while bidding, while playing and with the end-of-deal dialog open, each reloaded
-    in both languages at both sizes; the last trick's dialog; then the deal's replay with its
-    analysis."""
+    in both languages at both sizes, and the last trick's dialog."""
     audit = Audit(shots)
     player = web.Player(browser)
     page = player.page
@@ -189,11 +200,6 @@ def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
             page.keyboard.press("Tab")
             assert page.evaluate(IN_DIALOG_OR_OUT), "the focus went behind the dialog"
         web.no_errors(player)
-        # the replay while its analysis is computed, and once it is there (or said to be impossible)
-        visit(page, f"{url}/deals/1#step=30", "fr", "phone", PAGE_READY)
-        audit.check(page, "replay", "fr", "phone")
-        visit(page, f"{url}/deals/1#step=30", "en", "desktop", REPLAY_READY)
-        audit.check(page, "replay", "en", "desktop")
         audit.assert_clean()
     finally:
         player.close()
@@ -306,5 +312,32 @@ def test_the_screens_of_every_game(browser: Any, server: Any, shots: Path) -> No
         assert trick and all(card["seat"] in card["said"] for card in trick), trick
         audit.assert_clean()
         web.no_errors(player)
+    finally:
+        player.close()
+
+
+def test_replay_of_a_finished_deal_with_its_analysis(
+    browser: Any, server: Any, bots_table: str, shots: Path
+) -> None:
+    """A finished deal's replay, stepped to its middle, with the analysis in it once computed (or
+    what it says when the deal could not be analysed)."""
+    watcher = server.connect(bots_table, None, None)
+    try:
+        first = watcher.recv_until("state")
+        if not first.get("over") and (first.get("view") or {}).get("phase") != "end":
+            watcher.recv_until("deal_over", 60)
+    finally:
+        watcher.close()
+    audit = Audit(shots)
+    player = web.Player(browser)
+    page = player.page
+    url = f"{server.base}/t/{bots_table}/deals/1#step=30"
+    try:
+        visit(page, url, "fr", "phone", PAGE_READY)
+        audit.check(page, "replay", "fr", "phone")
+        visit(page, url, "en", "desktop", REPLAY_READY, timeout=ANALYSIS_TIMEOUT)
+        assert page.locator("#analysis .moves, #analysis p").count(), "the analysis says nothing"
+        audit.check(page, "replay", "en", "desktop")
+        audit.assert_clean()
     finally:
         player.close()
