@@ -308,12 +308,13 @@ def deal_replay(engine: Engine, table_id: str, deal_no: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- the analyses
-def _start_analysis_process() -> None:
+def _start_analysis_process(server: int) -> None:
     """The analysis process yields the cores to the tables and their bots, and ends when the
-    server is gone (killed without a shutdown, it would otherwise finish its deal for nobody)."""
+    server (its parent, ``server`` its process id, taken by the server: it may die while this
+    process starts) is gone; killed without a shutdown, it would otherwise wait for ever."""
     with contextlib.suppress(OSError):  # a system that refuses: it runs at the server's priority
         os.nice(10)
-    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_end_with_parent, args=(server,), daemon=True).start()
 
 
 def _end_with_parent(parent: int) -> None:
@@ -357,6 +358,7 @@ class Analyses:
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_analysis_process,
+                initargs=(os.getpid(),),
             )
         return self._executor
 
