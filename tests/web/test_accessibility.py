@@ -132,6 +132,7 @@ TABLE_READY = """async () => {
   return Boolean(s.view) && s.conn === 'online' && s.synced !== false && %s;
 }"""
 MY_TURN = TABLE_READY % "s.myTurn && !s.pending"
+WATCHING = TABLE_READY % "s.seat === null"
 MY_BID = TABLE_READY % "s.myTurn && !s.pending && s.view.phase === 'bidding'"
 END_OPEN = TABLE_READY % "Boolean(document.querySelector('dialog#dialog[open][data-kind=end]'))"
 PAGE_READY = "document.body.dataset.ready === 'true'"
@@ -164,9 +165,10 @@ def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None
 
 def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
     """The table while bidding, while playing and with the end-of-deal dialog open, each reloaded
-    in both languages at both sizes, and the last trick's dialog."""
+    in both languages at both sizes, and the last trick's dialog; a visitor watching the full
+    table during the deal and once it is over."""
     audit = Audit(shots)
-    player = web.Player(browser)
+    player, watcher = web.Player(browser), web.Player(browser)
     page = player.page
     try:
         url = player.create(server.base, "fft", 4, ["bot:random"] * 3)
@@ -183,6 +185,8 @@ def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
         page.wait_for_selector("dialog#dialog[open]")
         audit.check(page, "last-trick", "fr", "phone")
         page.keyboard.press("Escape")
+        visit(watcher.page, url, "fr", "phone", WATCHING)
+        audit.check(watcher.page, "watching", "fr", "phone")
         web.play_to_end([player])
         every_way(audit, page, url, "end", END_OPEN)
         # the dialog opens on its title, which names it; Tab goes on to its buttons, never to the page
@@ -199,10 +203,14 @@ def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
         for _ in range(4):
             page.keyboard.press("Tab")
             assert page.evaluate(IN_DIALOG_OR_OUT), "the focus went behind the dialog"
+        visit(watcher.page, url, "en", "desktop", WATCHING)
+        audit.check(watcher.page, "watching-end", "en", "desktop")
         web.no_errors(player)
+        web.no_errors(watcher)
         audit.assert_clean()
     finally:
         player.close()
+        watcher.close()
 
 
 FOCUSED_CARD = """() => {
