@@ -146,7 +146,8 @@ REPLAY_READY = PAGE_READY + " && !document.querySelector('#analysis[hidden], #an
 
 @pytest.mark.usefixtures("bots_table")  # first, so that its deal is analysed when the replay is checked
 def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None:
-    """The lobby (its options opened too) and the page of an address without a table."""
+    """The lobby (its options opened too), the page of an address without a table, and the
+    invite link's page, which offers the open seat."""
     audit = Audit(shots)
     player = web.Player(browser)
     page = player.page
@@ -157,6 +158,10 @@ def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None
             page.click("details.options summary")
             audit.check(page, "lobby-options", language, size)
         two_ways(audit, page, f"{server.base}/t/no-such-table", "missing", PAGE_READY, CROSSED)
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "open"}, *[{"kind": "bot", "bot": "random"}] * 2]
+        invited = server.create(preset="fft", players=4, seats=seats)
+        offered = "Boolean(document.querySelector('dialog#dialog[open] #sit-name'))"
+        two_ways(audit, page, f"{server.base}/t/{invited['table_id']}", "take-a-seat", offered)
         audit.assert_clean()
         web.no_errors(player, allowed=("404",))
     finally:
