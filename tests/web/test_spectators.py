@@ -88,7 +88,7 @@ def test_a_spectator_sees_no_hand_until_the_end(browser: Any, server: Any) -> No
     watcher.page.goto(f"{server.base}/t/{table_id}")
     watcher.wait_for_view()
     player.page.wait_for_function(
-        "document.getElementById('title').textContent.includes('1 watching')", timeout=8000
+        "document.getElementById('deal-no').textContent.includes('1 watching')", timeout=8000
     )
     assert _faces(watcher)["banner"] and "Ann" in watcher.page.locator("#seats").inner_text()
     assert not watcher.page.locator("dialog#dialog[open]").count(), "a full table offers no seat"
@@ -129,6 +129,7 @@ def test_a_spectator_sees_no_hand_until_the_end(browser: Any, server: Any) -> No
     watcher.page.keyboard.press("Escape")  # the result's dialog closed: every hand as dealt
     seen = _faces(watcher)
     assert seen["hands"] is not None and [len(hand) for hand in seen["hands"]] == [18] * 4
+    assert "spectateurs : 1" in watcher.page.locator("#deal-no").inner_text()
     assert watcher.page.locator("#info .shown-row").count() >= 4
     shown = watcher.page.locator("#info .shown svg.card[data-card]").count()
     assert shown >= 72 and seen["backs"] == [], seen

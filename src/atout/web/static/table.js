@@ -97,8 +97,9 @@ function render() {
   }
   const game = v?.game ? t(`game.${v.game}`) : "";
   const watchers = state.table?.watchers ? t("watch.count", { n: state.table.watchers }) : "";
-  $("title").textContent = [game, state.table?.preset, watchers].filter(Boolean).join(" · ");
-  $("deal-no").textContent = state.dealNo ? t("scores.deal", { n: state.dealNo }) : "";
+  $("title").textContent = [game, state.table?.preset].filter(Boolean).join(" · ");
+  // how many watch, beside the deal's number: still in view on a phone, where the title is hidden
+  $("deal-no").textContent = [state.dealNo ? t("scores.deal", { n: state.dealNo }) : "", watchers].filter(Boolean).join(" · ");
   document.title = `${state.myTurn ? "● " : ""}${t("title.table")}`;
   renderLog();
 }
