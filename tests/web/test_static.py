@@ -355,6 +355,7 @@ def test_the_lobby_creates_a_table_with_the_chosen_seats_and_keeps_its_token(
     page.select_option("#f-seat-2", "bot:random")
     page.click("details.options summary")
     page.check("#opt-bid_pousse")
+    page.uncheck("#f-hints")  # the host turns hints off
     page.click("#f-submit")
     page.wait_for_selector(".created input")
     assert sent == [
@@ -369,6 +370,7 @@ def test_the_lobby_creates_a_table_with_the_chosen_seats_and_keeps_its_token(
                 {"kind": "bot", "bot": "expert:fast"},
             ],
             "sit": 0,
+            "hints": False,
         }
     ]
     assert page.input_value(".created input").endswith("/t/xyz")

@@ -1,6 +1,7 @@
 // The table's dialogs: the end-of-deal breakdown, the score sheet, the last trick, taking a seat.
 // Every number shown comes from the server (the deal summary, the scores, the table facts).
 
+import { hintsAtEnd } from "./advice.js";
 import { cardSvg } from "./cards.js";
 import { h, seatAngle } from "./render.js";
 import { t } from "./strings.js";
@@ -191,6 +192,8 @@ export function showDealOver(state, over, { onNext } = {}) {
   const told = b || cancelledWords(state, over?.outcome) !== null; // a played deal told without its breakdown has no verdict
   const explained = [...(told ? [h("p", { class: `verdict ${b && !b.made ? "lost" : "made"}`, text: verdictText(state, b) })] : []), ...detailLines(state, over, b)];
   if (b) explained.push(h("h3", { text: t("end.formula") }), h("p", { class: "formula", text: formulaText(state, b) }), termsTable(state, b));
+  const hintsUsed = hintsAtEnd(state, over);
+  if (hintsUsed) explained.push(h("p", { class: "hints-used", text: hintsUsed }));
   const scores = over?.scores ?? state.view?.scores ?? [];
   const roles = b ? b.shares.map((sh) => t(`end.role.${sh.role}`) + (sh.times !== null && sh.times !== undefined && Math.abs(sh.times) > 1 ? ` · ${t("end.times", { times: sh.times, unit: Math.abs(b.unit) })}` : "")) : null;
   const history = state.table?.history ?? [];

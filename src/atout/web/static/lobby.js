@@ -92,7 +92,8 @@ function buildForm() {
   const options = h("div", { class: "option-list" });
   const error = h("div", { class: "error", role: "alert" });
   // each field's problem is said under it: "preset", "players", "name", "seats.N", "options.<name>"
-  const slots = { preset: errorSlot(), players: errorSlot(), name: errorSlot(), seats: errorSlot() };
+  const slots = { preset: errorSlot(), players: errorSlot(), name: errorSlot(), seats: errorSlot(), hints: errorSlot() };
+  const allowHints = h("input", { type: "checkbox", id: "f-hints", checked: true });
 
   const botChoices = [["open", t("lobby.seat.open")], ...games.bots.map((b) => [`bot:${b.bot}`, t("lobby.seat.bot", { label: `${known(`bot.label.${b.bot}`, b.label)} (${known(`bot.time.${b.bot}`, b.time)})` })])];
   const drawSeats = () => {
@@ -140,6 +141,7 @@ function buildForm() {
     h("h3", { text: t("lobby.seats") }),
     seats,
     slots.seats,
+    field(t("advice.allow"), allowHints, t("advice.allow.doc"), slots.hints),
     h("details", { class: "options" }, h("summary", { text: t("lobby.options") }), options),
     error,
     h("button", { type: "submit", class: "action primary", id: "f-submit", text: t("lobby.submit") }),
@@ -180,7 +182,7 @@ function buildForm() {
     for (const sel of seats.querySelectorAll("select")) {
       seatList.push(sel.value === "open" ? { kind: "open" } : { kind: "bot", bot: sel.value.slice(4) });
     }
-    const body = { preset: p.name, players: Number(playersSel.value), options: chosen, seats: seatList, sit: 0 };
+    const body = { preset: p.name, players: Number(playersSel.value), options: chosen, seats: seatList, sit: 0, hints: allowHints.checked };
     try {
       $("f-submit").disabled = true;
       const answer = await api("/api/tables", { method: "POST", body });

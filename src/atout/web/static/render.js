@@ -5,6 +5,7 @@
 import { BOUTS, cardLabel, cardShort, cardSvg, sortHand } from "./cards.js";
 import { t } from "./strings.js";
 import { actionLabel, bidLabel, botLevel, levelWord, packOf, seatName } from "./words.js";
+import { hintCount } from "./advice.js";
 
 const h = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -110,6 +111,8 @@ export function renderSeats(root, state) {
     if (info.replaced_by_bot) chips.push(h("span", { class: "chip away", text: t("seat.replaced") }));
     else if (info.kind === "human" && info.connected === false) chips.push(h("span", { class: "chip away", text: t("seat.away") }));
     if (info.kind === "open") chips.push(h("span", { class: "chip open", text: t("seat.open") }));
+    const hintsUsed = hintCount(state, seat);
+    if (hintsUsed) chips.push(h("span", { class: "chip hints-used", title: t("advice.chip.title"), text: t("advice.chip", { n: hintsUsed }) }));
     const turn = v && v.current_player === seat;
     const node = h(
       "div",
@@ -379,6 +382,7 @@ export function renderHand(root, state, actions) {
     }
     if (verb === "discard" && state.discardPick.has(name)) slot.classList.add("picked");
     if (state.selected === name) slot.classList.add("selected");
+    if (state.hinted?.has(name)) slot.classList.add("hinted");
     slot.setAttribute("aria-selected", String(verb === "discard" ? state.discardPick.has(name) : state.selected === name));
     slot.addEventListener("focus", () => chooseByKeyboard(root, slot, state, verb));
     slot.addEventListener("click", (event) => actions.pick(name, event));
@@ -429,7 +433,7 @@ export function renderControls(root, state, actions) {
     const n = keyed.length + 1;
     const b = h(
       "button",
-      { type: "button", class: `action${action === "pass" ? " pass" : ""}`, "data-action": action, onclick: () => actions.act(action) },
+      { type: "button", class: `action${action === "pass" ? " pass" : ""}${state.hinted?.has(action) ? " hinted" : ""}`, "data-action": action, onclick: () => actions.act(action) },
       n <= 9 ? h("kbd", { text: String(n) }) : null,
       h("span", { text: actionLabel(action, pack) }),
       extra ?? null,

@@ -569,6 +569,28 @@ export const STRINGS = {
   "a11y.me": "Your hand and your moves",
   "a11y.hand": "Your cards",
 
+  // hints: the expert's advice at one's turn, the host's choice, who used one ({value}: "+41", "−60")
+  "advice.button": "Hint",
+  "advice.button.title": "What would the expert do here? (key h)",
+  "advice.thinking": "The expert is thinking…",
+  "advice.play": "The expert would play the {card}.",
+  "advice.choose": "The expert would choose: {action}.",
+  "advice.ecart": "The expert would lay aside {cards}.",
+  "advice.search": "About {value} points for you, over {worlds} deals it imagined from what you see.",
+  "advice.simulation": "About {value} points for you, over {worlds} deals it played out.",
+  "advice.standing": "About {value} points against the others' average, over {worlds} deals it played out.",
+  "advice.next": "Next best: {action}, about {value}.",
+  "advice.rules": "A rule of thumb: no figures for this decision.",
+  "advice.used": "{name} used a hint",
+  "advice.used.you": "You used a hint",
+  "advice.chip": "hints: {n}",
+  "advice.chip.title": "Hints used in this deal",
+  "advice.end": "Hints used: {list}",
+  "advice.allow": "Allow hints",
+  "advice.allow.doc": "Players may ask the expert what it would do; the others are told.",
+  "error.hints_off": "The host turned hints off at this table.",
+  "error.hint_busy": "A hint is already being worked out.",
+
   // the score keeper of a real table (keeper.html)
   "lobby.keeper": "Keep score of a real table",
   "keeper.title": "Score keeper",

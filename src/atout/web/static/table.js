@@ -3,6 +3,7 @@
 // the player's actions as their words. Every legal move comes from view.legal_actions.
 
 import { applyUpdate } from "./delta.js";
+import { canAskHint, hintedSet, hintLogLines, renderAdvice } from "./advice.js";
 import { closeDialog, followDeal, showChooseSeat, showDealOver, showPreviousTrick, showScores } from "./dialogs.js";
 import { api, TableSocket } from "./net.js";
 import { classify, connected, handOrder, renderCenter, renderControls, renderHand, renderInfo, renderPiles, renderSeats, statusText, h } from "./render.js";
@@ -51,6 +52,10 @@ export const state = {
   chelemAfterEcart: false,
   afterEcart: null,
   restoredEcart: null,
+  hint: null, // the expert's advice for this seat: {seq, dealNo, action, reason}
+  hintAsked: null, // the seq at which a hint was asked, until it comes
+  hintNotes: [], // the hints used at the table: {dealNo, seat, at (events shown then)}
+  hinted: new Set(), // the cards and actions the current hint points at
 };
 
 // ------------------------------------------------------------------ drawing
@@ -64,6 +69,7 @@ function render() {
     if (v && state.seat !== null) sessionStorage.removeItem(ecartKey());
   } else restoreEcart();
   const actions = { act, pick, confirmDiscard, clearDiscard, toggleChelem };
+  state.hinted = hintedSet(state);
   document.body.dataset.game = v?.game ?? "";
   document.body.classList.toggle("pending", Boolean(state.pending));
   document.body.classList.toggle("offline", !connected(state));
@@ -71,6 +77,7 @@ function render() {
   // what sits below the felt first: its height decides the room the seats and the trick have
   renderInfo($("info"), state);
   renderControls($("controls"), state, actions);
+  renderAdvice($("controls"), state, askHint);
   renderPiles($("opp-piles"), $("own-piles"), state, actions);
   renderHand($("hand"), state, actions);
   renderSeats($("seats"), state);
@@ -106,9 +113,9 @@ function render() {
 
 function renderLog() {
   const list = $("log").querySelector("ol");
-  list.replaceChildren(
-    ...(state.view?.events ?? []).map((e, i) => h("li", {}, h("span", { class: "n", text: String(i + 1) }), h("span", { text: eventLine(state, e) }))),
-  );
+  const items = (state.view?.events ?? []).map((e, i) => h("li", {}, h("span", { class: "n", text: String(i + 1) }), h("span", { text: eventLine(state, e) })));
+  for (const [at, words] of hintLogLines(state).reverse()) items.splice(at, 0, h("li", { class: "hint-used" }, h("span", { class: "n" }), h("span", { text: words })));
+  list.replaceChildren(...items);
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
 
@@ -294,6 +301,7 @@ export function onMessage(msg) {
       return;
     case "error":
       state.pending = null;
+      state.hintAsked = null;
       state.error = {
         message: msg.code !== "illegal" && `error.${msg.code}` in STRINGS ? t(`error.${msg.code}`) : msg.message,
         rule: msg.rule ?? null,
@@ -303,6 +311,13 @@ export function onMessage(msg) {
       state.discardQueue = [];
       state.queuedPlay = null;
       if (msg.code === "stale") state.socket?.send({ type: "resync" });
+      break;
+    case "hint":
+      state.hintAsked = null;
+      state.hint = { seq: msg.seq, dealNo: msg.deal_no, action: msg.action, reason: msg.reason ?? {} };
+      break;
+    case "hint_used":
+      state.hintNotes = [...state.hintNotes.filter((n) => n.dealNo === msg.deal_no), { dealNo: msg.deal_no, seat: msg.seat, at: state.view?.events?.length ?? 0 }];
       break;
     case "pong":
       if (state.synced !== false) return;
@@ -318,6 +333,14 @@ export function onMessage(msg) {
 }
 
 // ------------------------------------------------------------------ the player's moves
+/** Ask the expert what it would do from this seat's view (the server answers this seat alone). */
+function askHint() {
+  if (!canAskHint(state) || state.hintAsked === state.seq || state.pending) return;
+  state.error = null;
+  if (state.socket?.send({ type: "hint" })) state.hintAsked = state.seq;
+  render();
+}
+
 function act(action) {
   if (state.pending) return;
   state.error = null;
@@ -530,6 +553,7 @@ function onKey(event) {
     }
   } else if (event.key === "p" && state.keyed.includes("pass")) act("pass");
   else if (event.key === "l") showPreviousTrick(state);
+  else if (event.key === "h") askHint();
   else if (event.key === "s") showScores(state);
 }
 
