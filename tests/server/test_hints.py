@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.server.conftest import ServerProcess
 
 from atout.bots.hint import hint_for
 from atout.games import new_deal
@@ -53,9 +55,14 @@ def deals_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def hint_server(server_factory: Any, deals_file: Path) -> Any:
-    """A server dealing the prepared deals first."""
-    return server_factory("--deals", str(deals_file))
+def hint_server(tmp_path_factory: pytest.TempPathFactory, deals_file: Path) -> Iterator[ServerProcess]:
+    """A server dealing the prepared deals first, on a SQLite file of its own (a hint reads no
+    database: the host's choice is tested on both backends below)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('hint-db') / 'atout.sqlite3'}"
+    process = ServerProcess(url, args=("--deals", str(deals_file)))
+    process.start()
+    yield process
+    process.stop()
 
 
 def _my_turn(client: Any, timeout: float = 30.0) -> Message:
