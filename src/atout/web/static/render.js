@@ -360,9 +360,11 @@ export function renderHand(root, state, actions) {
   // the keyboard stays in the hand across a redraw: the focus goes back to the card chosen
   const focused = root.contains(document.activeElement);
   const byKeyboard = Boolean(root.querySelector(".slot:focus-visible"));
-  root.replaceChildren();
   const v = state.view;
-  if (!v) return;
+  if (!v) {
+    drawnHands.delete(root);
+    return root.replaceChildren();
+  }
   const pack = packOf(v);
   const { cards, verb } = classify(state.myTurn ? v.legal_actions : []);
   root.classList.toggle("acting", cards.size > 0);
@@ -371,6 +373,12 @@ export function renderHand(root, state, actions) {
   const choosable = (c) => (cards.size ? cards.has(c) : order.includes(c));
   if (byKeyboard && !choosable(state.selected)) state.selected = order.find((c) => cards.has(c)) ?? order[0] ?? null;
   const current = order.includes(state.selected) ? state.selected : order.find((c) => cards.has(c)) ?? order[0];
+  // the hand as last drawn (another seat's move): left as it is, and the keyboard's focus with it,
+  // so that a screen reader does not read the focused card again
+  const drawn = JSON.stringify([order, [...cards.keys()], verb, [...state.discardPick], state.selected, [...(state.hinted ?? [])], pack, root.clientWidth]);
+  if (drawnHands.get(root) === drawn && root.childElementCount) return;
+  drawnHands.set(root, drawn);
+  root.replaceChildren();
   const slots = [];
   for (const name of order) {
     const svg = cardSvg(name, { pack });
@@ -407,6 +415,7 @@ export function renderHand(root, state, actions) {
 }
 
 let restoringFocus = false;
+const drawnHands = new WeakMap(); // each hand's root → what it shows (the key of its last drawing)
 
 /** A card reached by Tab becomes the chosen one, as the arrows choose it (a tap or a click chooses
  * by its own handler, so that a first tap only raises a card). */
