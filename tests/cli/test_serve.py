@@ -119,3 +119,15 @@ def test_several_workers_on_sqlite_are_refused_in_one_line(tmp_path: Path) -> No
         timeout=60,
     )
     assert zero.returncode == 2 and zero.stderr.strip() == "error: --workers must be 1 to 64"
+
+
+def test_an_unknown_analysis_choice_is_one_line() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "atout", "serve", "--analysis", "always", "--db", "sqlite://"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2 and out.stderr.strip() == (
+        "error: --analysis 'always': choose eager or on-demand"
+    )

@@ -130,6 +130,8 @@ class ServerProcess:
         command += [
             "--no-warm-up"
         ]  # the tests' bots are random and rules: no kernel to load (make test compiled them)
+        if "--analysis" not in self.args:  # the solver's analyses only where a test asks for them
+            command += ["--analysis", "on-demand"]
         command += self.args
         self.process = subprocess.Popen(command, stderr=subprocess.PIPE)
         # up, and its bot worker warm: every table a test creates then starts alike (the

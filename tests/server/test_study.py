@@ -182,7 +182,7 @@ def test_the_analysis_is_computed_once_kept_and_served_after_a_restart(tmp_path:
     cannot do (two players) is refused in words. On SQLite only (the routes read and write the same
     way on PostgreSQL, checked above): an analysis takes seconds, and two servers are started."""
     db_url = f"sqlite:///{tmp_path / 'atout.sqlite3'}"
-    first = ServerProcess(db_url)
+    first = ServerProcess(db_url, args=("--analysis", "eager"))  # started as the deal ends
     first.start()
     try:
         table_id, _token, client, _over = _play_one(first, seed=3)

@@ -114,6 +114,15 @@ def serve_command(
             "Default: --host, or 127.0.0.1 when --host listens everywhere.",
         ),
     ] = None,
+    analysis: Annotated[
+        str,
+        typer.Option(
+            "--analysis",
+            metavar="WHEN",
+            help="When the solver analyses a finished deal: eager (as it ends, so that it is ready "
+            "when looked at; a few waiting at a time) or on-demand (when someone opens it).",
+        ),
+    ] = "eager",
 ) -> None:
     """Serve the browser game: tables against bots and friends, kept in a database."""
     if min(bot_pause, leave_timeout, idle_unload) < 0 or bot_workers < 1 or not 0 < port < 65536:
@@ -121,6 +130,8 @@ def serve_command(
             "--bot-pause, --leave-timeout and --idle-unload must be 0 or more, --bot-workers 1 or more, "
             "--port 1 to 65535"
         )
+    if analysis not in ("eager", "on-demand"):
+        fail(f"--analysis {analysis!r}: choose eager or on-demand")
     if workers is not None and not 1 <= workers <= 64:
         fail("--workers must be 1 to 64")
     if advertise is not None and (not advertise.strip() or any(c in advertise for c in " /@?#")):
@@ -164,6 +175,7 @@ def serve_command(
         allowed_origins=origins,
         idle_unload=idle_unload,
         deals_file=None if deals is None else str(deals),
+        analysis="eager" if analysis == "eager" else "on-demand",
     )
     _check_free(host, port)
     lines = _greeting(host, port, url, db is None)

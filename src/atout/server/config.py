@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from atout.server.connection import Limits
 
@@ -41,7 +42,9 @@ class ServerConfig:
     (``scheme://host[:port]``) besides the server's own that may open a table's websocket
     (:func:`atout.server.origins.origin_allowed`). ``internal_address``: ``host:port`` where the
     other workers on the same PostgreSQL database reach this one (:mod:`atout.server.relay`);
-    ``None`` for a server alone.
+    ``None`` for a server alone. ``analysis``: ``"eager"`` starts the solver's analysis of each
+    deal as it ends (a few at a time waiting, the others when asked), ``"on-demand"`` only when
+    someone asks for it (:mod:`atout.server.study`).
     """
 
     db_url: str
@@ -57,3 +60,4 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     allowed_origins: frozenset[str] = frozenset()
     internal_address: str | None = None
+    analysis: Literal["eager", "on-demand"] = "eager"

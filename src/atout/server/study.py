@@ -58,6 +58,8 @@ _SKIPPED = frozenset({"protocol", "seat", "hand", "legal_actions", "events", "tr
 _TWO_PLAYER_OWN = {"own_tops": "tops", "own_pile_sizes": "pile_sizes"}
 """The 2-player view's own piles, kept per seat on the board; the opponent's are the same cards."""
 KEPT_ERRORS = 256
+EAGER_WAITING = 8
+"""Analyses started as deals end that may wait at once; beyond, a deal is analysed when asked."""
 """How many refused analyses a server remembers (so that it does not ask again)."""
 
 
@@ -344,8 +346,8 @@ class Analyses:
     ``deal_analyses``. ``timings`` holds, for the deals this server analysed, how many seconds
     after the deal's end (or the first request) the analysis was ready."""
 
-    def __init__(self, engine: Engine, workers: int = 1) -> None:
-        self.engine, self.workers = engine, workers
+    def __init__(self, engine: Engine, workers: int = 1, eager: bool = True) -> None:
+        self.engine, self.workers, self.eager = engine, workers, eager
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
         self.refused: dict[tuple[str, int], str] = {}
@@ -363,7 +365,10 @@ class Analyses:
         return self._executor
 
     def deal_over(self, table: Table, deal_no: int) -> None:
-        """A table's deal just ended: start its analysis now, so that it is ready when looked at."""
+        """A table's deal just ended: start its analysis now, so that it is ready when looked at,
+        unless ``EAGER_WAITING`` analyses already wait (a busy server: the others when asked)."""
+        if not self.eager or len(self._running) >= EAGER_WAITING:
+            return
         if self.closed or table.deal is None or not table.deal.is_over():
             return
         record = deal_to_record(table.deal)
@@ -438,7 +443,7 @@ def start(app: FastAPI) -> None:
     """Make the app's :class:`Analyses` and have every table start one as a deal ends (in the
     lifespan, once the table manager exists)."""
     manager = app.state.manager
-    analyses = Analyses(manager.store.engine)
+    analyses = Analyses(manager.store.engine, eager=manager.config.analysis == "eager")
     app.state.analyses = analyses
     manager.on_deal_over = analyses.deal_over
 
