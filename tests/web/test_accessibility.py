@@ -170,8 +170,8 @@ def test_lobby_and_missing_pages(browser: Any, server: Any, shots: Path) -> None
 
 def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
     """The table while bidding, while playing and with the end-of-deal dialog open, each reloaded
-    in both languages at both sizes, and the last trick's dialog; a visitor watching the full
-    table during the deal and once it is over."""
+    in both languages at both sizes, the last trick's dialog and a hint; a visitor watching the
+    full table during the deal and once it is over."""
     audit = Audit(shots)
     player, watcher = web.Player(browser), web.Player(browser)
     page = player.page
@@ -190,6 +190,9 @@ def test_table_during_a_deal(browser: Any, server: Any, shots: Path) -> None:
         page.wait_for_selector("dialog#dialog[open]")
         audit.check(page, "last-trick", "fr", "phone")
         page.keyboard.press("Escape")
+        page.keyboard.press("h")  # a hint: the expert's advice, the card it points at raised
+        page.wait_for_selector("#controls .advice-text")
+        audit.check(page, "hint", "fr", "phone")
         visit(watcher.page, url, "fr", "phone", WATCHING)
         audit.check(watcher.page, "watching", "fr", "phone")
         web.play_to_end([player])
