@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from tests.server.conftest import ServerProcess
 
-from atout.bots.hint import hint_for
+from atout.bots import make_bot
+from atout.bots.hint import hint_for, hint_seed
+from atout.engine.wire import view_from_json
 from atout.games import new_deal
 from atout.records import deal_to_record
 from atout.rules import Rules
@@ -91,7 +93,8 @@ def _ask(client: Any) -> tuple[Message, Message]:
 
 def test_the_hint_is_the_strong_bots_decision_from_the_seats_view(hint_server: Any) -> None:
     """At a bid, an écart or a card: the hint the server sends is ``hint_for`` the view the seat
-    holds (the same action and reason); a second request while one is worked out, and a request
+    holds (the same action and reason), whose action is the strong bot's own decision there
+    (seeded from the view); a second request while one is worked out, and a request
     out of turn, are refused; a watcher is told "seat 0 used a hint" and nothing of its content;
     the deal's end counts the hints; no message names a card the seat could not know."""
     created = hint_server.create(preset="fft", players=4, seats=[{"kind": "human", "name": "Ann"}, *BOTS])
@@ -110,13 +113,19 @@ def test_the_hint_is_the_strong_bots_decision_from_the_seats_view(hint_server: A
         if view["phase"] not in asked and len(view["legal_actions"]) > 1:
             asked.append(view["phase"])
             expected = hint_for(view)
-            ann.send({"type": "hint"})
-            ann.send({"type": "hint"})
+            seat_view = view_from_json(view)  # the strong bot itself, seeded alike, on the same view
+            bot = make_bot("expert:strong", rng=hint_seed(view))
+            decided = bot.choose(seat_view, seat_view.legal_actions)
+            assert expected.action == view["legal_actions"][seat_view.legal_actions.index(decided)]
             start = len(ann.received)
+            ann.send({"type": "hint"})
+            if len(asked) == 1:  # at the bid, a simulation of a few hundred ms: a second ask waits
+                ann.send({"type": "hint"})
             ann.recv_until("hint", 60.0)
             got = {m["type"]: m for m in ann.received[start:]}
-            busy, notice, hint = got["error"], got["hint_used"], got["hint"]
-            assert busy["code"] == "hint_busy", busy
+            notice, hint = got["hint_used"], got["hint"]
+            if len(asked) == 1:
+                assert got["error"]["code"] == "hint_busy", got
             assert notice["seat"] == 0 and notice["hints"] == len(asked), notice
             assert (hint["action"], hint["reason"]) == (expected.action, expected.reason), view["phase"]
             assert hint["action"] in view["legal_actions"] and hint["seq"] == turn["seq"]
