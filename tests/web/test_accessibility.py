@@ -1,11 +1,13 @@
 """The pages checked for accessibility with axe-core, in Debian's chromium, against a real ``atout serve``.
 
 axe-core (vendored in ``tests/web/vendor/``, a test dependency only) is injected into each page as
-a person sees it: the lobby, the 404 page, and the table during a deal (bidding, play with the
-last trick open, the end-of-deal dialog), at a desktop's 1280x800 and a phone's 390x844, in
-English and in French. No violation of impact "serious" or "critical" may remain; a failure
-prints each one with its rule, the elements it names and axe's help. One trick is also played
-with the keyboard alone: Tab reaches a card, Enter plays it.
+a person sees it: the lobby, the 404 page, the invite link's offer of a seat, the table during a
+deal (bidding, play, a hint, the last trick, the end-of-deal dialog, a visitor watching), the
+replay of a finished deal with its analysis, the rule book, the score keeper, and recorded screens
+of the other games; at a desktop's 1280x800 and a phone's 390x844, in English and in French. No
+violation of impact "serious" or "critical" may remain; a failure prints each one with its rule,
+the elements it names and axe's help. Two tricks are also played with the keyboard alone: Tab
+reaches a card, Enter plays it.
 
 Needs Playwright for Python and ``/usr/bin/chromium`` like ``test_browser.py``, whose player and
 server it uses. Screenshots go to ``test-artifacts/screenshots/a11y-*.png``.
