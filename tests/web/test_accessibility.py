@@ -16,6 +16,7 @@ server it uses. Screenshots go to ``test-artifacts/screenshots/a11y-*.png``.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -228,6 +229,11 @@ FOCUSED_CARD = """() => {
   return slot ? {card: slot.dataset.card, legal: slot.classList.contains('legal'),
                  chosen: slot.getAttribute('aria-selected') === 'true'} : null;
 }"""
+WATCH_STATUS = """() => {
+  const status = document.getElementById('status');
+  window.statusSaid = [];
+  new MutationObserver(() => window.statusSaid.push(status.textContent)).observe(status, {childList: true, subtree: true, characterData: true});
+}"""
 PLAYED = """async (card) => {
   const v = (await import('/static/table.js')).state.serverView;
   return Boolean(v) && !v.hand.includes(card)
@@ -237,7 +243,8 @@ PLAYED = """async (card) => {
 
 def test_a_trick_played_with_the_keyboard_alone(browser: Any, server: Any, shots: Path) -> None:
     """At the player's turn in play, Tab reaches a playable card of the hand, Enter plays it; the
-    focus stays in the hand, so the next turn's Enter plays again: no mouse."""
+    focus stays in the hand, so the next turn's Enter plays again: no mouse. The status says each
+    change once."""
     player = web.Player(browser)
     page = player.page
     try:
@@ -250,6 +257,7 @@ def test_a_trick_played_with_the_keyboard_alone(browser: Any, server: Any, shots
         web.play_to_end([player], stop=my_turn_to_play)  # the bidding and an écart, by clicks
         page.goto(url)  # a fresh page: nothing focused
         page.wait_for_function(MY_TURN, timeout=15000)
+        page.evaluate(WATCH_STATUS)
         for _ in range(2):  # two tricks: the second card without a Tab
             focused = page.evaluate(FOCUSED_CARD)
             for _ in range(30):
@@ -264,6 +272,10 @@ def test_a_trick_played_with_the_keyboard_alone(browser: Any, server: Any, shots
             page.wait_for_function(PLAYED, arg=focused["card"], timeout=10000)
             page.wait_for_function(MY_TURN, timeout=15000)
             assert page.evaluate(FOCUSED_CARD) is not None, "the focus left the hand after a card was played"
+        # the status, a live region, was written only when what it says changed: a screen reader
+        # reads each change once
+        said = page.evaluate("window.statusSaid")
+        assert said and all(a != b for a, b in itertools.pairwise(said)), said
         web.no_errors(player)
     finally:
         player.close()

@@ -88,8 +88,9 @@ function render() {
     if (!state.fixture && state.token) row.append(h("button", { type: "button", class: "action primary", onclick: nextDeal, text: t("end.next") }));
     $("controls").append(row);
   }
-  const status = $("status");
-  status.replaceChildren();
+  // the status is a live region: it is written only when what it says changes, so that a screen
+  // reader does not read "Waiting for Bruno" again at every move
+  const status = document.createElement("div");
   status.className = state.myTurn ? "yours" : "";
   if (!connected(state)) status.classList.add("offline");
   if (state.error) {
@@ -101,6 +102,11 @@ function render() {
     if (rule) status.append(rule);
   } else {
     status.append(h("span", { text: state.notice ?? (botsWarming(state) ? t("turn.bots_warming") : statusText(state)) }));
+  }
+  const shown = $("status");
+  if (shown.className !== status.className || shown.innerHTML !== status.innerHTML) {
+    shown.className = status.className;
+    shown.replaceChildren(...status.childNodes);
   }
   const game = v?.game ? t(`game.${v.game}`) : "";
   const watchers = state.table?.watchers ? t("watch.count", { n: state.table.watchers }) : "";
