@@ -84,7 +84,8 @@ def test_the_end_dialog_explains_the_deal_term_by_term(
         sit(player, server, created, 0)
         # the seats are drawn from the table info the state brings with the view
         player.page.wait_for_function(
-            "() => document.querySelector('.seat.me .seat-name')?.textContent.includes('Tester')", timeout=10000
+            "() => document.querySelector('.seat.me .seat-name')?.textContent.includes('Tester')",
+            timeout=10000,
         )
         assert not player.errors, player.errors
         names = [
