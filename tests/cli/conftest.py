@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+from atout import i18n
 from atout.bots.random_bot import RandomBot
 from atout.cli.main import app
 from atout.engine import FrenchDeal
@@ -24,7 +25,10 @@ def atout() -> RunAtout:
     runner = CliRunner()
 
     def run(*args: str, input: str | None = None) -> Result:
-        return runner.invoke(app, list(args), input=input)
+        try:
+            return runner.invoke(app, list(args), input=input)
+        finally:
+            i18n.use(None)  # a --lang is the process's: the next run starts from the environment's
 
     return run
 

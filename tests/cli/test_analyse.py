@@ -148,3 +148,13 @@ def test_a_trick_out_of_the_deal_is_refused(
     _refused(
         atout("analyse", str(path), "--from-trick", "30"), f"{path}: from_trick: the deal has tricks 1 to 18"
     )
+
+
+def test_the_commands_default_time_is_the_analysis_own() -> None:
+    """The command names its default without loading the solver; it is the analysis's."""
+    import inspect
+
+    from atout.analysis import DEFAULT_SECONDS
+    from atout.cli.analyse import analyse_command
+
+    assert inspect.signature(analyse_command).parameters["seconds"].default == DEFAULT_SECONDS

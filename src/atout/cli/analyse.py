@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from atout.analysis import DEFAULT_SECONDS, AnalysisError, DealAnalysis, analyse_record
 from atout.cards import parse_card
 from atout.cli.common import fail
 from atout.cli.render import bid_label, bouts_phrase, card_markup, seat_name
 from atout.i18n import _
 from atout.records import RecordError, load_record
+
+if TYPE_CHECKING:  # the solver (numba) is loaded when a deal is analysed, not to start the command
+    from atout.analysis import DealAnalysis
 
 
 def analyse_command(
@@ -26,7 +28,7 @@ def analyse_command(
     seconds: Annotated[
         float,
         typer.Option("--seconds", min=0.1, help="Time to spend: tricks are solved from the last one back."),
-    ] = DEFAULT_SECONDS,
+    ] = 5.0,
     from_trick: Annotated[
         int | None,
         typer.Option("--from-trick", min=1, help="Solve from this trick on, however long it takes."),
@@ -37,6 +39,8 @@ def analyse_command(
         record = load_record(file)  # its errors name the file already
     except RecordError as exc:
         fail(str(exc))
+    from atout.analysis import AnalysisError, analyse_record
+
     try:
         analysis = analyse_record(record, seconds=seconds, from_trick=from_trick)
     except AnalysisError as exc:
