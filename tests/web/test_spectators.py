@@ -109,6 +109,13 @@ def test_a_spectator_sees_no_hand_until_the_end(browser: Any, server: Any) -> No
             f" && (await import('/static/table.js')).state.view?.trick?.length === {len(view['trick'])}",
             timeout=8000,
         )
+        left = 72 - 4 * len(view["tricks"]) - len(view["trick"])  # the cards still in hands
+        watcher.page.wait_for_function(  # the seats drawn from that view
+            "n => [...document.querySelectorAll('#seats .backs .count')]"
+            ".reduce((sum, c) => sum + Number(c.textContent), 0) === n",
+            arg=left,
+            timeout=8000,
+        )
         seen = _faces(watcher)
         assert seen["outside"] == [] and seen["unseen"] == [], seen
         assert seen["hand"] == 0 and seen["buttons"] == 0, seen
