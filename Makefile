@@ -31,9 +31,10 @@ $(RUN_STAMP): pyproject.toml Makefile | $(BIN)/python
 	touch $(RUN_STAMP)
 
 # dev: the test and lint tools; ray: tests/cli/test_arena_ray.py runs `atout arena --ray` on a
-# local Ray cluster; magmacrunch: the independent bot's tests (its licence is noncommercial: README)
+# local Ray cluster; magmacrunch: the independent bot's tests (its licence is noncommercial: README);
+# rl: the research environments' tests (PettingZoo, Gymnasium, OpenSpiel)
 $(TEST_STAMP): pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,solver-fast,ray,magmacrunch]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,solver-fast,ray,magmacrunch,rl]'
 	$(BIN)/python -m pip check
 	touch $(TEST_STAMP)
 
