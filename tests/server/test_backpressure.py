@@ -116,30 +116,34 @@ def _watchers(server: Any, table_id: str, count: int) -> subprocess.Popen[str]:
 
 
 def test_hundreds_of_watchers_leaving_at_once_do_not_hold_up_another_table(server_factory: Any) -> None:
-    """500 watchers of one table are killed at once (their sockets close together), three times:
-    another table's round trip stays under 50 ms at p99, and the memory they took comes back (the
-    server's size levels off: the third 500 take nothing more, nothing of the others is kept)."""
+    """500 watchers of one table are killed at once (their sockets close together), ten times:
+    another table's round trip stays under 50 ms at p99 in the first three, and what they took
+    comes back: the server's size levels off. (Its Python objects are back to the same count after
+    each wave; the C allocator's heap grows over the first five or so waves of 500 connections and
+    then stays put, so the last waves take nothing more.)"""
     server = server_factory()
     watched = server.create(preset="fft", players=4)["table_id"]
     person = _other_table(server)
     assert server.process is not None
     before = rss_mb(server.process.pid)
     after: list[float] = []
-    for _wave in range(3):
+    for wave in range(10):
         watchers = _watchers(server, watched, 500)
         try:
             with RoundTrips(person) as trips:
                 time.sleep(0.5)
                 watchers.kill()
                 watchers.wait()
-                time.sleep(5.0)
+                time.sleep(5.0 if wave < 3 else 1.0)
         finally:
             if watchers.poll() is None:
                 watchers.kill()
         after.append(rss_mb(server.process.pid))
-        assert not trips.errors and len(trips.times) > 150, trips.errors
-        worst = sorted(trips.times)[-5:]
-        assert trips.p99() < ROUND_TRIP_P99, (trips.p99(), statistics.median(trips.times), worst)
-    assert after[2] - after[1] < 3, (before, after)
+        assert not trips.errors, trips.errors
+        if wave < 3:
+            assert len(trips.times) > 150
+            worst = sorted(trips.times)[-5:]
+            assert trips.p99() < ROUND_TRIP_P99, (trips.p99(), statistics.median(trips.times), worst)
+    assert after[-1] - after[-3] < 2 and after[-1] - before < 60, (before, after)
     assert server.info(watched)["seats"][0]["connected"] is False
     person.close()
