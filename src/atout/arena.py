@@ -37,6 +37,7 @@ import json
 import logging
 import multiprocessing
 import random
+import shlex
 import socket
 import statistics
 import time
@@ -49,7 +50,7 @@ from typing import IO, Any, Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from atout.bots.base import Bot
-from atout.bots.process import BotPool
+from atout.bots.process import BotPool, ProcessBot
 from atout.bots.registry import make_bot, unsupported
 from atout.games import Game, is_card_play, new_deal, playing_seats, table_bids
 from atout.records import write_record
@@ -101,6 +102,8 @@ class ArenaSetup:
         if self.track not in TRACKS:
             raise ValueError(f"unknown track {self.track!r}; tracks: {', '.join(TRACKS)}")
         for name in (self.candidate, self.baseline, self.reference):
+            if bot_program(name) is not None:
+                continue  # a program says what it plays when asked: the first decision tells
             why = unsupported(make_bot(name), self.rules)
             if why is not None:
                 raise ValueError(why)
@@ -193,6 +196,28 @@ def _bot_seed(*parts: int) -> int:
 _POOL: BotPool | None = None
 """This process's bots in child processes (``isolate``), kept from deal to deal."""
 
+COMMAND: Final = "command:"
+"""A bot name that starts so is a program speaking the bot protocol (docs/bot-protocol.md):
+``command:python3 mybot.py`` runs ``python3 mybot.py`` in a child process."""
+
+_PROGRAMS: dict[tuple[tuple[str, int], str], ProcessBot] = {}
+"""This process's program bots (``command:``), one child per seat and program, kept from deal to deal."""
+
+
+def bot_program(name: str) -> list[str] | None:
+    """The program and its arguments of a ``command:`` bot name (split as a shell would); ``None``
+    for a bot by name. A command that cannot be split raises :class:`ValueError`.
+
+    >>> bot_program("command:python3 'my bot.py' --fast"), bot_program("rules")
+    (['python3', 'my bot.py', '--fast'], None)
+    """
+    if not name.startswith(COMMAND):
+        return None
+    words = shlex.split(name[len(COMMAND) :])
+    if not words:
+        raise ValueError("a bot command needs at least a program")
+    return words
+
 
 def _pool() -> BotPool:
     global _POOL
@@ -204,6 +229,9 @@ def _pool() -> BotPool:
 
 def _close_pool() -> None:
     global _POOL
+    for program in _PROGRAMS.values():
+        program.close()
+    _PROGRAMS.clear()
     if _POOL is not None:
         _POOL.close()
         _POOL = None
@@ -211,12 +239,22 @@ def _close_pool() -> None:
 
 @functools.cache
 def _sees_everything(name: str) -> bool:
-    return bool(getattr(make_bot(name), "sees_everything", False))
+    return bot_program(name) is None and bool(getattr(make_bot(name), "sees_everything", False))
 
 
 def _make(name: str, seed: int, key: tuple[str, int], isolate: bool, level: str | None = None) -> Bot:
     """A new bot, or with ``isolate`` the child process kept under ``key`` reset with ``seed``
-    (the cheat, which is shown the deal, stays in this process)."""
+    (the cheat, which is shown the deal, stays in this process); a ``command:`` bot is always a
+    child process, kept under ``key``."""
+    program = bot_program(name)
+    if program is not None:
+        bot = _PROGRAMS.get((key, name))
+        if bot is None:
+            if not _PROGRAMS:
+                atexit.register(_close_pool)
+            bot = _PROGRAMS[(key, name)] = ProcessBot(program, name=name[len(COMMAND) :])
+        bot.reset(seed)
+        return bot
     if not isolate or _sees_everything(name):
         return make_bot(name, level=level, rng=seed)
     return _pool().get(key, f"{name}:{level}" if level else name, seed)
@@ -468,7 +506,7 @@ def run_arena(
         "game": setup.rules.game,
         "players": setup.rules.players,
         "options": setup.rules.changed(),
-        "candidate_bot": setup.candidate,
+        "candidate_bot": setup.candidate.removeprefix(COMMAND),
         "candidate_level": setup.candidate_level,
         "baseline_bot": setup.baseline,
         "reference_bot": setup.reference,

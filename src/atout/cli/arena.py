@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +19,15 @@ from atout.cli.common import GameOption, OptionsOption, PlayersOption, RulesOpti
 
 def arena_command(
     candidate: Annotated[str, typer.Option("--candidate", help="The bot under test.")] = "rules",
+    bot_command: Annotated[
+        str | None,
+        typer.Option(
+            "--bot-command",
+            metavar="COMMAND",
+            help="The bot under test is this program, in any language, speaking the bot protocol "
+            '(docs/bot-protocol.md): --bot-command "python3 mybot.py".',
+        ),
+    ] = None,
     level: Annotated[
         str | None, typer.Option("--level", "-l", help="The candidate's level (expert: fast or strong).")
     ] = None,
@@ -79,6 +90,7 @@ def arena_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from atout.arena import (
+        COMMAND,
         TRACKS,
         ArenaSetup,
         CheckpointError,
@@ -111,6 +123,18 @@ def arena_command(
             import_ray()
         except ClusterError as exc:
             fail(str(exc))
+    program: list[str] | None = None
+    if bot_command is not None:
+        try:
+            program = shlex.split(bot_command)
+        except ValueError as exc:
+            fail(f"--bot-command: {exc}")
+        if not program:
+            fail('--bot-command needs a program: --bot-command "python3 mybot.py"')
+        if shutil.which(program[0]) is None:
+            fail(f"--bot-command: no program {program[0]!r} found")
+        if level is not None:
+            fail("--level is for a bot by name, not --bot-command")
     for flag, name, lv in (
         ("--candidate", candidate, level),
         ("--baseline", baseline, None),
@@ -129,6 +153,8 @@ def arena_command(
         why = unsupported(make_bot(name), rules)
         if why is not None:
             fail(f"{flag}: {why}")
+    if bot_command is not None:
+        candidate = COMMAND + bot_command
     if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
         fail(f"--save-dir: {save_dir} is not a folder")
     if checkpoint is not None and checkpoint.is_dir():
