@@ -1,0 +1,974 @@
+"""French Tarot deals stepped together in compiled code (numba): 3, 4 and 5 players (called king)
+and the dead-player table, a copy of :mod:`atout.engine.french` proven equal to it by
+``tests/batched/test_french.py``.
+
+Cards are two words, as in :mod:`atout.bots.rules.kernel`: the plain suits (bits 0-55 of the pack,
+as they are) and the trumps with the Excuse (cards 56-77 shifted down to bits 0-21). A deal is one
+row of an ``int64`` state array (fields below); each deal has its own xorshift64* generator, which
+deals its cards and draws :meth:`FrenchBatch.random_actions`. The dead-player table is its inner
+4-player deal (:mod:`atout.engine.dead_player`) with the seats told in table seats.
+
+Every decision of the FFT rules is played: bids, the call, the écart, the chelem announcement,
+poignées and the trumps shown, the petit sec, the card play with the Excuse and its exchange, the
+petit au bout, the chelem and the score. Options played too: ``play_direction``, ``deal_scheme``
+(every scheme deals uniformly random hands), ``first_bidder``, ``no_petite``, ``bid_pousse``,
+``first_leader``, ``chelem_announcer_leads``, ``threshold_0_oudlers``, ``petit_sec_rule`` (but
+``petit_imprenable``), ``petit_au_bout_multiplied``, the poignée options, the slam values,
+``called_card_fallback``, ``five_player_split`` and the margin rounding. :func:`check_rules`
+refuses the others, naming them.
+
+>>> from atout.presets import rules_for
+>>> batch = FrenchBatch(rules_for("fft", players=4), size=2, seed=1)
+>>> batch.current_player().tolist()
+[1, 1]
+>>> random_french_deals(rules_for("fft", players=5), 3, seed=5).shape
+(3, 5)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from atout.cards import CardSet
+from atout.engine.actions import (
+    BID_BASE,
+    BID_NAMES,
+    CALL_BASE,
+    CHELEM_BASE,
+    DISCARD_BASE,
+    N_ACTIONS,
+    NAMES,
+    POIGNEE_BASE,
+    SHOW_DEFAULT_ID,
+)
+from atout.engine.dead_player import check_dead_player_rules
+from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, seat_step
+from atout.engine.french import check_engine_rules
+from atout.jit import AVAILABLE, bitlen, jit, lowbit, np, popcount
+from atout.rules import Rules, RulesError
+
+# ---------------------------------------------------------------- the two words
+PLAIN: Final = (1 << 56) - 1
+M14: Final = (1 << 14) - 1
+TRUMPS_T: Final = (1 << 21) - 1
+EXC_T: Final = 1 << 21
+PETIT_T: Final = 1
+T21_T: Final = 1 << 20
+MID_T: Final = TRUMPS_T & ~PETIT_T & ~T21_T
+BOUTS_T: Final = PETIT_T | T21_T | EXC_T
+
+
+def _ranks(ranks: range | list[int]) -> int:
+    return sum(1 << (14 * s + r) for s in range(4) for r in ranks)
+
+
+LOW_P: Final = _ranks(range(10))
+JACK_P: Final = _ranks([10])
+CAV_P: Final = _ranks([11])
+QUEEN_P: Final = _ranks([12])
+KING_P: Final = _ranks([13])
+DISCARDABLE_P: Final = PLAIN & ~KING_P
+SHOW_T_BASE: Final = SHOW_DEFAULT_ID + 1
+"""The action showing trump-word bit ``b`` (T1 is bit 0) is ``SHOW_T_BASE + b``."""
+
+# ---------------------------------------------------------------- phases
+BIDDING, CALL, DISCARD, CHELEM, POIGNEE, SHOW, PLAY, END = range(8)
+PLAYED, CANCELLED = 1, 2
+
+# ---------------------------------------------------------------- state fields (one int64 row per deal)
+(
+    F_PHASE,
+    F_PLAYER,
+    F_TAKER,
+    F_CONTRACT,
+    F_NBIDS,
+    F_CALLED,
+    F_PARTNER,
+    F_DISCARDS_LEFT,
+    F_CHELEM,
+    F_PENDING,
+    F_SHOW_LEVEL,
+    F_SHOW_PICKED,
+    F_LED,
+    F_TRICK_P,
+    F_TRICK_T,
+    F_TRICK_COUNT,
+    F_BEST_SEAT,
+    F_BEST_KEY,
+    F_EXCUSE_SEAT,
+    F_EXCUSE_LED,
+    F_TRICK_NO,
+    F_ATTACK_P,
+    F_ATTACK_T,
+    F_DEFENSE_P,
+    F_DEFENSE_T,
+    F_ATTACK_TRICKS,
+    F_DEBT,
+    F_EXCUSE_WON_LAST,
+    F_PETIT_TRICK,
+    F_PETIT_ATTACK,
+    F_OUTCOME,
+    F_ECART_P,
+    F_ECART_T,
+    F_CHIEN_P,
+    F_CHIEN_T,
+) = range(35)
+F_HAND_P: Final = 35
+F_HAND_T: Final = 40
+F_DEALT_P: Final = 45
+F_DEALT_T: Final = 50
+F_POIGNEE: Final = 55
+F_SCORE: Final = 60
+"""Scores by table seat (the dead player's included)."""
+N_FIELDS: Final = 65
+
+# debts: which camp owes a card for the Excuse it kept (rule book §3.9)
+NO_DEBT, ATTACK_OWES, DEFENSE_OWES = 0, 1, 2
+
+# ---------------------------------------------------------------- options (one int64 vector)
+(
+    O_N,
+    O_TRICKS,
+    O_STEP,
+    O_DEALER,
+    O_BID_STEP,
+    O_BIDS,
+    O_LEADER_TAKER,
+    O_ANNOUNCER_LEADS,
+    O_THRESHOLD_0,
+    O_PAB_MULTIPLIED,
+    O_DECLARING_SIDE,
+    O_SLAM_ANNOUNCED,
+    O_SLAM_UNANNOUNCED,
+    O_SLAM_FAILED,
+    O_DEFENSE_SLAM,
+    O_SPLIT_EQUAL,
+    O_QUEEN_ONLY,
+    O_ROUND_TO,
+    O_ROUND_UP,
+    O_SEC_IGNORES_EXCUSE,
+    O_TABLE,
+    O_CHIEN,
+) = range(22)
+O_MULT: Final = 22
+"""Multiplier of each bid index (``BID_NAMES``)."""
+O_POIGNEE_SIZE: Final = 28
+O_POIGNEE_BONUS: Final = 31
+O_SEAT: Final = 34
+"""The table seat of each seat of the deal (the dead-player table's are not 0-3)."""
+N_OPTIONS: Final = 39
+
+_REFUSED: Final = (
+    ("excuse_sec_redeal", False),
+    ("misere_bonus", 0),
+    ("partial_slam", None),
+    ("excuse_exchange_card", "low"),
+    ("excuse_last_trick", "changes_camp"),
+)
+
+
+def check_rules(rules: Rules) -> None:
+    """Refuse rules the batched French simulator does not play, naming the option."""
+    if rules.game != "french" or rules.players not in (3, 4, 5):
+        raise RulesError("the batched French simulator plays French Tarot with 3, 4 or 5 players")
+    if rules.five_player_mode == "dead_player":
+        check_dead_player_rules(rules)
+    else:
+        check_engine_rules(rules)
+    for name, played in _REFUSED:
+        value = getattr(rules, name)
+        if value != played:
+            raise RulesError(f"{name}={value!r} is not played by the batched simulator (only {played!r})")
+    if rules.petit_sec_rule == "petit_imprenable":
+        raise RulesError("petit_sec_rule='petit_imprenable' is not played by the batched simulator")
+
+
+def options(rules: Rules) -> Any:
+    """The rules as the kernels' option vector."""
+    check_rules(rules)
+    dead = rules.five_player_mode == "dead_player"
+    n = 4 if dead else rules.players
+    step = 1 if dead else seat_step(rules) % n
+    values = [0] * N_OPTIONS
+    values[O_N] = n
+    values[O_TRICKS] = HAND_SIZE[n]
+    values[O_CHIEN] = CHIEN_SIZE[n]
+    values[O_STEP] = step
+    values[O_DEALER] = n - 1 if dead else 0
+    values[O_BID_STEP] = (n - step) % n if rules.first_bidder == "dealer_left" else step
+    values[O_BIDS] = sum(1 << BID_NAMES.index(c) for c in rules.contracts)
+    values[O_LEADER_TAKER] = int(rules.first_leader == "taker")
+    values[O_ANNOUNCER_LEADS] = int(rules.chelem_announcer_leads)
+    values[O_THRESHOLD_0] = rules.threshold_0_oudlers
+    values[O_PAB_MULTIPLIED] = int(rules.petit_au_bout_multiplied)
+    values[O_DECLARING_SIDE] = int(rules.poignee_beneficiary == "declaring_side")
+    values[O_SLAM_ANNOUNCED] = rules.slam_announced_made
+    values[O_SLAM_UNANNOUNCED] = rules.slam_unannounced_made
+    values[O_SLAM_FAILED] = rules.slam_announced_failed_penalty
+    values[O_DEFENSE_SLAM] = rules.defense_slam_bonus
+    values[O_SPLIT_EQUAL] = int(rules.five_player_split == "equal")
+    values[O_QUEEN_ONLY] = int(rules.called_card_fallback == "queen_only")
+    values[O_ROUND_TO] = rules.round_margin_to
+    values[O_ROUND_UP] = int(rules.round_mode == "up")
+    values[O_SEC_IGNORES_EXCUSE] = int(rules.petit_sec_rule == "only_trump_ignoring_excuse")
+    values[O_TABLE] = rules.players
+    for index, name in enumerate(BID_NAMES[1:], start=1):
+        values[O_MULT + index] = rules.multiplier(name) if name in rules.contracts else 0
+    levels = rules.poignee_levels(n)
+    for i in range(3):
+        values[O_POIGNEE_SIZE + i] = levels[i]
+        values[O_POIGNEE_BONUS + i] = rules.poignee_bonus[i]
+    table_step = seat_step(rules) % rules.players
+    for seat in range(n):
+        values[O_SEAT + seat] = (table_step * (seat + 1)) % rules.players if dead else seat
+    return np.array(values, dtype=np.int64)
+
+
+# ---------------------------------------------------------------- kernels (plain Python, compiled below)
+def _draw(rng: Any, i: int, n: int) -> int:
+    """A uniform integer in [0, n) from deal ``i``'s xorshift64* generator."""
+    x = rng[i]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[i] = x
+    r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    return int((r * np.uint64(n)) >> np.uint64(32))
+
+
+def _seed(rng: Any, i: int, seed: int, index: int) -> None:
+    """Seed generator ``i`` from ``(seed, index)`` (splitmix64), never zero."""
+    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(index + 1) * np.uint64(0xD1B54A32D192ED03)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    rng[i] = z if z != np.uint64(0) else np.uint64(1)
+
+
+def _nth_bit(mask: int, k: int) -> int:
+    for _ in range(k):
+        mask &= mask - 1
+    return int(lowbit(mask))
+
+
+def _half_points(p: int, t: int) -> int:
+    """Card points in half-points of the cards of two words (rule book §1.1)."""
+    return int(
+        popcount(p)
+        + popcount(t)
+        + 8 * (popcount(p & KING_P) + popcount(t & BOUTS_T))
+        + 6 * popcount(p & QUEEN_P)
+        + 4 * popcount(p & CAV_P)
+        + 2 * popcount(p & JACK_P)
+    )
+
+
+def _is_petit_sec(t: int, opts: Any) -> bool:
+    if t & TRUMPS_T != PETIT_T:
+        return False
+    return opts[O_SEC_IGNORES_EXCUSE] == 1 or t & EXC_T == 0
+
+
+def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
+    """Shuffle and deal into state row ``s`` with generator ``i``; a petit sec ends the deal."""
+    for c in range(78):
+        pack[c] = c
+    for j in range(77, 0, -1):
+        k = _draw_jit(rng, i, j + 1)
+        t = pack[j]
+        pack[j] = pack[k]
+        pack[k] = t
+    for f in range(N_FIELDS):
+        s[f] = 0
+    n = opts[O_N]
+    size = opts[O_TRICKS]
+    for seat in range(n + 1):  # seat n: the chien
+        p = 0
+        t = 0
+        last = size * seat + (opts[O_CHIEN] if seat == n else size)
+        for c in range(size * seat, last):
+            card = pack[c]
+            if card < 56:
+                p |= np.int64(1) << card
+            else:
+                t |= np.int64(1) << (card - 56)
+        if seat == n:
+            s[F_CHIEN_P] = p
+            s[F_CHIEN_T] = t
+        else:
+            s[F_HAND_P + seat] = p
+            s[F_HAND_T + seat] = t
+            s[F_DEALT_P + seat] = p
+            s[F_DEALT_T + seat] = t
+    s[F_TAKER] = -1
+    s[F_CALLED] = -1
+    s[F_PARTNER] = -1
+    s[F_LED] = -1
+    s[F_PETIT_TRICK] = -1
+    s[F_PENDING] = (1 << n) - 1
+    s[F_PHASE] = BIDDING
+    s[F_PLAYER] = (opts[O_DEALER] + opts[O_BID_STEP]) % n
+    for seat in range(n):
+        if _is_petit_sec(s[F_HAND_T + seat], opts):
+            _end(s, CANCELLED)
+            return
+
+
+def _end(s: Any, outcome: int) -> None:
+    s[F_PHASE] = END
+    s[F_PLAYER] = -1
+    s[F_OUTCOME] = outcome
+
+
+def _biddable(s: Any, opts: Any) -> int:
+    """The bid indices above the highest bid so far, as bits."""
+    above = s[F_CONTRACT] + 1
+    return int((opts[O_BIDS] >> above) << above)
+
+
+def _callable(s: Any, opts: Any) -> int:
+    # rule book §4.3: a king; a queen with all four kings, then a cavalier, then a valet
+    hand = s[F_HAND_P + s[F_TAKER]]
+    out = 0
+    for level in range(2 if opts[O_QUEEN_ONLY] else 4):
+        mask = KING_P if level == 0 else QUEEN_P if level == 1 else CAV_P if level == 2 else JACK_P
+        out |= mask
+        if hand & mask != mask:
+            break
+    return out
+
+
+def _discard_mask(s: Any) -> tuple[int, int]:
+    # rule book §3.5: never a king or a bout; trumps 2-20 only when too few other cards remain
+    taker = s[F_TAKER]
+    suits = s[F_HAND_P + taker] & DISCARDABLE_P
+    if popcount(suits) >= s[F_DISCARDS_LEFT]:
+        return suits, 0
+    return suits, s[F_HAND_T + taker] & MID_T
+
+
+def _pool(s: Any, seat: int) -> int:
+    """The trumps a poignée of ``seat`` may show: its own, and for the taker those of the écart."""
+    pool = s[F_HAND_T + seat] & TRUMPS_T
+    if seat == s[F_TAKER]:
+        pool |= s[F_ECART_T]
+    return int(pool)
+
+
+def _poignee_levels(s: Any, seat: int, opts: Any) -> int:
+    """The poignée levels (bits 1-3) ``seat`` may declare (rule book §3.7)."""
+    trumps = popcount(_pool(s, seat))
+    if trumps + 1 < opts[O_POIGNEE_SIZE]:
+        return 0
+    excuse = s[F_HAND_T + seat] & EXC_T != 0
+    out = 0
+    for level in range(3):
+        size = opts[O_POIGNEE_SIZE + level]
+        if trumps >= size or (excuse and trumps == size - 1):
+            out |= 2 << level
+    return out
+
+
+def _play_mask(s: Any) -> tuple[int, int]:
+    """The cards the player to act may play (rule book §3.8), as two words."""
+    seat = s[F_PLAYER]
+    p = s[F_HAND_P + seat]
+    t = s[F_HAND_T + seat]
+    if s[F_CALLED] >= 0 and s[F_TRICK_NO] == 0 and s[F_TRICK_COUNT] == 0:
+        # §3.8 step 2: the first lead is not of the called suit, unless the called card itself
+        called = s[F_CALLED]
+        barred = (np.int64(M14) << (14 * (called // 14))) & ~(np.int64(1) << called)
+        if p & ~barred == 0 and t == 0:
+            return p, t
+        return p & ~barred, t
+    led = s[F_LED]
+    if led < 0:
+        return p, t
+    if led < 4:
+        follow = p & (np.int64(M14) << (14 * led))
+        if follow:
+            return follow, t & EXC_T
+    trumps = t & TRUMPS_T
+    if trumps == 0:
+        return p, t
+    top = bitlen(s[F_TRICK_T] & TRUMPS_T)
+    higher = (trumps >> top) << top
+    return 0, (higher if higher else trumps) | (t & EXC_T)
+
+
+def _begin_turn(s: Any, seat: int, opts: Any) -> None:
+    s[F_PLAYER] = seat
+    s[F_PHASE] = PLAY
+    if s[F_PENDING] >> seat & 1:
+        # a poignée is declared just before one's first card (§3.7)
+        s[F_PENDING] &= ~(1 << seat)
+        if _poignee_levels(s, seat, opts):
+            s[F_PHASE] = POIGNEE
+
+
+def _after_bids(s: Any, opts: Any) -> None:
+    if s[F_CONTRACT] == 0:
+        _end(s, CANCELLED)
+        return
+    s[F_PLAYER] = s[F_TAKER]
+    if opts[O_N] == 5:
+        s[F_PHASE] = CALL
+    else:
+        _after_call(s, opts)
+
+
+def _after_call(s: Any, opts: Any) -> None:
+    taker = s[F_TAKER]
+    if s[F_CONTRACT] <= 3:  # petite, pousse, garde: the taker takes the chien and discards
+        s[F_HAND_P + taker] |= s[F_CHIEN_P]
+        s[F_HAND_T + taker] |= s[F_CHIEN_T]
+        s[F_DISCARDS_LEFT] = opts[O_CHIEN]
+        s[F_PHASE] = DISCARD
+    else:
+        s[F_PHASE] = CHELEM
+
+
+def _is_attack(s: Any, seat: int) -> bool:
+    return bool(seat == s[F_TAKER] or seat == s[F_PARTNER])
+
+
+def _play(s: Any, card: int, opts: Any) -> None:
+    seat = s[F_PLAYER]
+    if card < 56:
+        bit = np.int64(1) << card
+        s[F_HAND_P + seat] ^= bit
+        s[F_TRICK_P] |= bit
+        suit = card // 14
+        if s[F_LED] < 0:
+            s[F_LED] = suit
+        key = card % 14 if suit == s[F_LED] else -1
+    else:
+        b = card - 56
+        bit = np.int64(1) << b
+        s[F_HAND_T + seat] ^= bit
+        s[F_TRICK_T] |= bit
+        if b == 21:
+            key = -2
+            s[F_EXCUSE_SEAT] = seat
+            s[F_EXCUSE_LED] = int(s[F_TRICK_COUNT] == 0)
+        else:
+            if s[F_LED] < 0:
+                s[F_LED] = 4
+            key = 100 + b
+    if key > s[F_BEST_KEY]:
+        s[F_BEST_KEY] = key
+        s[F_BEST_SEAT] = seat
+    s[F_TRICK_COUNT] += 1
+    n = opts[O_N]
+    if s[F_TRICK_COUNT] < n:
+        following = (seat + opts[O_STEP]) % n
+        if s[F_PENDING] >> following & 1:
+            _begin_turn(s, following, opts)
+        else:
+            s[F_PLAYER] = following
+        return
+    _finish_trick(s, opts)
+
+
+def _finish_trick(s: Any, opts: Any) -> None:
+    winner = s[F_BEST_SEAT]
+    trick_p = s[F_TRICK_P]
+    trick_t = s[F_TRICK_T]
+    last = s[F_TRICK_NO] == opts[O_TRICKS] - 1
+    if trick_t & EXC_T:
+        owner = s[F_EXCUSE_SEAT]
+        owner_attack = _is_attack(s, owner)
+        won_all = s[F_ATTACK_TRICKS] == s[F_TRICK_NO] if owner_attack else s[F_ATTACK_TRICKS] == 0
+        if last and s[F_EXCUSE_LED] == 1 and won_all:
+            # §3.9 slam exception: the Excuse led to the last trick wins it
+            winner = owner
+            s[F_EXCUSE_WON_LAST] = 1
+        elif owner != winner and not last:
+            # §3.9: the Excuse returns to its side; a low card is owed across the camps
+            trick_t ^= EXC_T
+            if owner_attack:
+                s[F_ATTACK_T] |= EXC_T
+            else:
+                s[F_DEFENSE_T] |= EXC_T
+            if owner_attack != _is_attack(s, winner):
+                s[F_DEBT] = ATTACK_OWES if owner_attack else DEFENSE_OWES
+    attack = _is_attack(s, winner)
+    if attack:
+        s[F_ATTACK_P] |= trick_p
+        s[F_ATTACK_T] |= trick_t
+        s[F_ATTACK_TRICKS] += 1
+    else:
+        s[F_DEFENSE_P] |= trick_p
+        s[F_DEFENSE_T] |= trick_t
+    if trick_t & PETIT_T:
+        s[F_PETIT_TRICK] = s[F_TRICK_NO]
+        s[F_PETIT_ATTACK] = int(attack)
+    s[F_TRICK_NO] += 1
+    s[F_TRICK_P] = 0
+    s[F_TRICK_T] = 0
+    s[F_TRICK_COUNT] = 0
+    s[F_LED] = -1
+    s[F_BEST_KEY] = -3
+    s[F_BEST_SEAT] = -1
+    s[F_EXCUSE_SEAT] = -1
+    s[F_EXCUSE_LED] = 0
+    s[F_PLAYER] = winner
+    if s[F_TRICK_NO] == opts[O_TRICKS]:
+        _finish_deal(s, opts)
+
+
+def _round_margin(margin: int, opts: Any) -> int:
+    step = opts[O_ROUND_TO]
+    if opts[O_ROUND_UP]:
+        return int(-(-margin // step) * step)
+    return int((2 * margin + step) // (2 * step) * step)
+
+
+def _finish_deal(s: Any, opts: Any) -> None:
+    """Count the attack's cards and score the deal (rule book §3.9-§3.14, §4.3)."""
+    contract = s[F_CONTRACT]
+    pile_p = s[F_ATTACK_P] | s[F_ECART_P]
+    pile_t = s[F_ATTACK_T] | s[F_ECART_T]
+    if contract == 4:  # garde sans: the chien counts for the attack
+        pile_p |= s[F_CHIEN_P]
+        pile_t |= s[F_CHIEN_T]
+    half = _half_points(pile_p, pile_t)
+    # the Excuse's exchange card, when its side has won one, is always worth half a point
+    debt = s[F_DEBT]
+    if debt == ATTACK_OWES and (s[F_ATTACK_P] & LOW_P or s[F_ATTACK_T] & MID_T):
+        half -= 1
+    elif debt == DEFENSE_OWES and (s[F_DEFENSE_P] & LOW_P or s[F_DEFENSE_T] & MID_T):
+        half += 1
+    bouts = popcount(pile_t & BOUTS_T)
+    threshold = opts[O_THRESHOLD_0] if bouts == 0 else 51 if bouts == 1 else 41 if bouts == 2 else 36
+    points = half // 2
+    if half % 2 == 1 and points >= threshold:
+        points += 1
+    won = 1 if points >= threshold else -1
+    mult = opts[O_MULT + contract]
+    unit = won * (25 + _round_margin(abs(points - threshold), opts)) * mult
+    tricks = opts[O_TRICKS]
+    petit_trick = s[F_PETIT_TRICK]
+    if petit_trick == tricks - 1 or (s[F_EXCUSE_WON_LAST] == 1 and petit_trick == tricks - 2):
+        value = 10 * mult if opts[O_PAB_MULTIPLIED] else 10
+        unit += value if s[F_PETIT_ATTACK] else -value
+    n = opts[O_N]
+    for seat in range(n):
+        level = s[F_POIGNEE + seat]
+        if level:
+            bonus = opts[O_POIGNEE_BONUS + level - 1]
+            if opts[O_DECLARING_SIDE]:
+                unit += bonus if _is_attack(s, seat) else -bonus
+            else:
+                unit += won * bonus
+    attack_tricks = s[F_ATTACK_TRICKS]
+    if attack_tricks == tricks:
+        unit += opts[O_SLAM_ANNOUNCED] if s[F_CHELEM] else opts[O_SLAM_UNANNOUNCED]
+    else:
+        if s[F_CHELEM]:
+            unit -= opts[O_SLAM_FAILED]
+        if attack_tricks == 0:
+            unit -= opts[O_DEFENSE_SLAM]
+    taker = s[F_TAKER]
+    partner = s[F_PARTNER]
+    total = 0
+    for seat in range(n):
+        if not _is_attack(s, seat):
+            s[F_SCORE + opts[O_SEAT + seat]] = -unit
+            total += unit
+    if partner < 0:
+        s[F_SCORE + opts[O_SEAT + taker]] = total
+    else:
+        share = unit
+        if opts[O_SPLIT_EQUAL]:
+            share = abs(total) // 2 if total >= 0 else -(abs(total) // 2)
+        s[F_SCORE + opts[O_SEAT + partner]] = share
+        s[F_SCORE + opts[O_SEAT + taker]] = total - share
+    _end(s, PLAYED)
+
+
+def _lead(s: Any, opts: Any) -> None:
+    """After the chelem decision: the first leader begins (rule book §3.8)."""
+    if (s[F_CHELEM] and opts[O_ANNOUNCER_LEADS]) or opts[O_LEADER_TAKER]:
+        leader = s[F_TAKER]
+    else:
+        leader = (opts[O_DEALER] + opts[O_STEP]) % opts[O_N]
+    s[F_BEST_KEY] = -3
+    s[F_BEST_SEAT] = -1
+    s[F_EXCUSE_SEAT] = -1
+    _begin_turn(s, leader, opts)
+
+
+def _poignee_shown(s: Any, opts: Any, seat: int, level: int) -> None:
+    s[F_POIGNEE + seat] = level
+    s[F_SHOW_LEVEL] = 0
+    s[F_SHOW_PICKED] = 0
+    s[F_PHASE] = PLAY
+
+
+def _apply(s: Any, action: int, opts: Any) -> None:
+    """Apply a legal action of the player to act."""
+    phase = s[F_PHASE]
+    seat = s[F_PLAYER]
+    if phase == PLAY:
+        _play_jit(s, action, opts)
+    elif phase == BIDDING:
+        index = action - BID_BASE
+        if index:
+            s[F_CONTRACT] = index
+            s[F_TAKER] = seat
+        s[F_NBIDS] += 1
+        n = opts[O_N]
+        if s[F_NBIDS] < n:
+            s[F_PLAYER] = (seat + opts[O_BID_STEP]) % n
+        else:
+            _after_bids(s, opts)
+    elif phase == DISCARD:
+        card = action - DISCARD_BASE
+        taker = s[F_TAKER]
+        if card < 56:
+            s[F_HAND_P + taker] ^= np.int64(1) << card
+            s[F_ECART_P] |= np.int64(1) << card
+        else:
+            s[F_HAND_T + taker] ^= np.int64(1) << (card - 56)
+            s[F_ECART_T] |= np.int64(1) << (card - 56)
+        s[F_DISCARDS_LEFT] -= 1
+        if s[F_DISCARDS_LEFT] == 0:
+            s[F_PHASE] = CHELEM
+    elif phase == CHELEM:
+        s[F_CHELEM] = action - CHELEM_BASE
+        _lead(s, opts)
+    elif phase == POIGNEE:
+        level = action - POIGNEE_BASE
+        if level == 0:
+            s[F_PHASE] = PLAY
+        elif popcount(_pool(s, seat)) > opts[O_POIGNEE_SIZE + level - 1]:
+            s[F_SHOW_LEVEL] = level  # §3.7: the player chooses which trumps to show
+            s[F_SHOW_PICKED] = 0
+            s[F_PHASE] = SHOW
+        else:
+            _poignee_shown(s, opts, seat, level)
+    elif phase == SHOW:
+        level = s[F_SHOW_LEVEL]
+        if action == SHOW_DEFAULT_ID:
+            _poignee_shown(s, opts, seat, level)
+        else:
+            s[F_SHOW_PICKED] |= np.int64(1) << (action - SHOW_T_BASE)
+            if popcount(s[F_SHOW_PICKED]) == opts[O_POIGNEE_SIZE + level - 1]:
+                _poignee_shown(s, opts, seat, level)
+    elif phase == CALL:
+        card = action - CALL_BASE
+        s[F_CALLED] = card
+        partner = -1
+        for other in range(opts[O_N]):
+            if other != s[F_TAKER] and s[F_HAND_P + other] >> card & 1:
+                partner = other
+        s[F_PARTNER] = partner
+        _after_call(s, opts)
+
+
+def _card_in(p: int, t: int, card: int) -> bool:
+    if card < 56:
+        return bool(p >> card & 1)
+    return bool(t >> (card - 56) & 1)
+
+
+def _is_legal(s: Any, action: int, opts: Any) -> bool:
+    phase = s[F_PHASE]
+    if phase == PLAY:
+        if not 0 <= action < DISCARD_BASE:
+            return False
+        p, t = _play_mask(s)
+        return _card_in(p, t, action)
+    if phase == BIDDING:
+        index = action - BID_BASE
+        return index == 0 or (0 < index < 6 and _biddable(s, opts) >> index & 1 == 1)
+    if phase == DISCARD:
+        if not DISCARD_BASE <= action < CALL_BASE:
+            return False
+        p, t = _discard_mask(s)
+        return _card_in(p, t, action - DISCARD_BASE)
+    if phase == CHELEM:
+        return action == CHELEM_BASE or action == CHELEM_BASE + 1
+    if phase == POIGNEE:
+        level = action - POIGNEE_BASE
+        return level == 0 or (0 < level < 4 and _poignee_levels(s, s[F_PLAYER], opts) >> level & 1 == 1)
+    if phase == SHOW:
+        if action == SHOW_DEFAULT_ID:
+            return True
+        b = action - SHOW_T_BASE
+        return 0 <= b < 21 and (_pool(s, s[F_PLAYER]) & ~s[F_SHOW_PICKED]) >> b & 1 == 1
+    if phase == CALL:
+        card = action - CALL_BASE
+        return 0 <= card < 56 and _callable(s, opts) >> card & 1 == 1
+    return False
+
+
+def _pick_card(p: int, t: int, rng: Any, i: int) -> int:
+    """A uniformly random card of two words."""
+    in_p = popcount(p)
+    k = _draw_jit(rng, i, in_p + popcount(t))
+    if k < in_p:
+        return int(_nth_bit_jit(p, k))
+    return int(56 + _nth_bit_jit(t, k - in_p))
+
+
+def _random_action(s: Any, rng: Any, i: int, opts: Any) -> int:
+    """A uniformly random legal action of the player to act (-1 once the deal is over)."""
+    phase = s[F_PHASE]
+    if phase == PLAY:
+        p, t = _play_mask_jit(s)
+        return int(_pick_card_jit(p, t, rng, i))
+    if phase == DISCARD:
+        p, t = _discard_mask_jit(s)
+        return int(DISCARD_BASE + _pick_card_jit(p, t, rng, i))
+    if phase == BIDDING:
+        bids = _biddable_jit(s, opts)
+        k = _draw_jit(rng, i, 1 + popcount(bids))
+        return BID_BASE if k == 0 else BID_BASE + _nth_bit_jit(bids, k - 1)
+    if phase == CHELEM:
+        return int(CHELEM_BASE + _draw_jit(rng, i, 2))
+    if phase == POIGNEE:
+        levels = _poignee_levels_jit(s, s[F_PLAYER], opts)
+        k = _draw_jit(rng, i, 1 + popcount(levels))
+        return POIGNEE_BASE if k == 0 else POIGNEE_BASE + _nth_bit_jit(levels, k - 1)
+    if phase == SHOW:
+        choices = _pool_jit(s, s[F_PLAYER]) & ~s[F_SHOW_PICKED]
+        k = _draw_jit(rng, i, 1 + popcount(choices))
+        return SHOW_DEFAULT_ID if k == 0 else SHOW_T_BASE + _nth_bit_jit(choices, k - 1)
+    if phase == CALL:
+        callable_cards = _callable_jit(s, opts)
+        return int(CALL_BASE + _nth_bit_jit(callable_cards, _draw_jit(rng, i, popcount(callable_cards))))
+    return -1
+
+
+def _reset_all(states: Any, rng: Any, seed: int, first: int, opts: Any) -> None:
+    pack = np.empty(78, dtype=np.int64)
+    for i in range(states.shape[0]):
+        _seed_jit(rng, i, seed, first + i)
+        _reset_jit(states[i], rng, i, opts, pack)
+
+
+def _set_cards(row: Any, base: int, p: int, t: int) -> None:
+    while p:
+        row[base + lowbit(p)] = True
+        p &= p - 1
+    while t:
+        row[base + 56 + lowbit(t)] = True
+        t &= t - 1
+
+
+def _legal_masks(states: Any, opts: Any, out: Any) -> None:
+    out[:] = False
+    for i in range(states.shape[0]):
+        s = states[i]
+        row = out[i]
+        phase = s[F_PHASE]
+        if phase == PLAY:
+            p, t = _play_mask_jit(s)
+            _set_cards_jit(row, 0, p, t)
+        elif phase == DISCARD:
+            p, t = _discard_mask_jit(s)
+            _set_cards_jit(row, DISCARD_BASE, p, t)
+        elif phase == CALL:
+            _set_cards_jit(row, CALL_BASE, _callable_jit(s, opts), 0)
+        elif phase == BIDDING:
+            row[BID_BASE] = True
+            bids = _biddable_jit(s, opts)
+            for index in range(1, 6):
+                if bids >> index & 1:
+                    row[BID_BASE + index] = True
+        elif phase == CHELEM:
+            row[CHELEM_BASE] = True
+            row[CHELEM_BASE + 1] = True
+        elif phase == POIGNEE:
+            row[POIGNEE_BASE] = True
+            levels = _poignee_levels_jit(s, s[F_PLAYER], opts)
+            for level in range(1, 4):
+                if levels >> level & 1:
+                    row[POIGNEE_BASE + level] = True
+        elif phase == SHOW:
+            row[SHOW_DEFAULT_ID] = True
+            choices = _pool_jit(s, s[F_PLAYER]) & ~s[F_SHOW_PICKED]
+            while choices:
+                row[SHOW_T_BASE + lowbit(choices)] = True
+                choices &= choices - 1
+
+
+def _step_all(states: Any, actions: Any, opts: Any) -> int:
+    """Apply every deal's action, or none: the first deal whose action is illegal, else -1."""
+    for i in range(states.shape[0]):
+        if states[i, F_PHASE] != END and not _is_legal_jit(states[i], actions[i], opts):
+            return i
+    for i in range(states.shape[0]):
+        if states[i, F_PHASE] != END:
+            _apply_jit(states[i], actions[i], opts)
+    return -1
+
+
+def _random_actions(states: Any, rng: Any, opts: Any, out: Any) -> None:
+    for i in range(states.shape[0]):
+        out[i] = _random_action_jit(states[i], rng, i, opts)
+
+
+def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
+    """``count`` whole deals with random legal actions; each seat's score into ``out``."""
+    s = np.empty(N_FIELDS, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    pack = np.empty(78, dtype=np.int64)
+    table = opts[O_TABLE]
+    for d in range(count):
+        _seed_jit(rng, 0, seed, d)
+        _reset_jit(s, rng, 0, opts, pack)
+        while s[F_PHASE] != END:
+            _apply_jit(s, _random_action_jit(s, rng, 0, opts), opts)
+        for seat in range(table):
+            out[d, seat] = s[F_SCORE + seat]
+
+
+if AVAILABLE:
+    _draw_jit: Any = jit(_draw)
+    _seed_jit: Any = jit(_seed)
+    _nth_bit_jit: Any = jit(_nth_bit)
+    _half_points = jit(_half_points)
+    _is_petit_sec = jit(_is_petit_sec)
+    _end = jit(_end)
+    _reset_jit: Any = jit(_reset)
+    _biddable_jit: Any = jit(_biddable)
+    _biddable = _biddable_jit
+    _callable_jit: Any = jit(_callable)
+    _callable = _callable_jit
+    _discard_mask_jit: Any = jit(_discard_mask)
+    _discard_mask = _discard_mask_jit
+    _pool_jit: Any = jit(_pool)
+    _pool = _pool_jit
+    _poignee_levels_jit: Any = jit(_poignee_levels)
+    _poignee_levels = _poignee_levels_jit
+    _play_mask_jit: Any = jit(_play_mask)
+    _play_mask = _play_mask_jit
+    _begin_turn = jit(_begin_turn)
+    _after_call = jit(_after_call)
+    _after_bids = jit(_after_bids)
+    _is_attack = jit(_is_attack)
+    _round_margin = jit(_round_margin)
+    _finish_deal = jit(_finish_deal)
+    _finish_trick = jit(_finish_trick)
+    _play_jit: Any = jit(_play)
+    _lead = jit(_lead)
+    _poignee_shown = jit(_poignee_shown)
+    _apply_jit: Any = jit(_apply)
+    _card_in = jit(_card_in)
+    _is_legal_jit: Any = jit(_is_legal)
+    _pick_card_jit: Any = jit(_pick_card)
+    _random_action_jit: Any = jit(_random_action)
+    _reset_all_jit: Any = jit(_reset_all)
+    _set_cards_jit: Any = jit(_set_cards)
+    _legal_masks_jit: Any = jit(_legal_masks)
+    _step_all_jit: Any = jit(_step_all)
+    _random_actions_jit: Any = jit(_random_actions)
+    _random_deals_jit: Any = jit(_random_deals)
+
+
+def _need_numba() -> None:
+    if not AVAILABLE:
+        raise RuntimeError("the batched simulator needs numba: pip install -e '.[solver-fast]'")
+
+
+def _names(p: int, t: int) -> str:
+    return str(CardSet(int(p) | int(t) << 56))
+
+
+# ---------------------------------------------------------------- the public face
+class FrenchBatch:
+    """``size`` French Tarot deals stepped together (the API of :class:`atout.batched.BatchedDeals`)."""
+
+    action_count: int = N_ACTIONS
+
+    def __init__(self, rules: Rules, size: int, seed: int = 0) -> None:
+        _need_numba()
+        self.rules = rules
+        self.players = rules.players
+        self.size = size
+        self._options = options(rules)
+        self._states = np.zeros((size, N_FIELDS), dtype=np.int64)
+        self._rng = np.zeros(size, dtype=np.uint64)
+        self._seed = seed
+        self._first = 0
+        self._reset()
+
+    def _reset(self) -> None:
+        _reset_all_jit(self._states, self._rng, self._seed, self._first, self._options)
+
+    def reset(self, seed: int | None = None) -> None:
+        """New shuffled deals (dealer: seat 0): those of a new ``seed``, or the next ones of the
+        current seed. Deal ``i`` after ``r`` resets without a seed is deal ``r × size + i`` of
+        :func:`random_french_deals` with the same seed."""
+        if seed is None:
+            self._first += self.size
+        else:
+            self._seed, self._first = seed, 0
+        self._reset()
+
+    def current_player(self) -> Any:
+        """The table seat to act in each deal, -1 when it is over."""
+        inner = self._states[:, F_PLAYER]
+        seats = self._options[O_SEAT : O_SEAT + self._options[O_N]]
+        return np.where(inner >= 0, seats[np.maximum(inner, 0)], -1)
+
+    def legal_mask(self) -> Any:
+        """(size, action_count) bool: the legal actions of each deal (none once it is over)."""
+        out = np.empty((self.size, N_ACTIONS), dtype=np.bool_)
+        _legal_masks_jit(self._states, self._options, out)
+        return out
+
+    def step(self, actions: Any) -> None:
+        """Apply one engine action id per deal (finished deals ignore theirs); an illegal action
+        raises :class:`ValueError` naming the deal and the action, and nothing is applied."""
+        moves = np.ascontiguousarray(actions, dtype=np.int64)
+        if moves.shape != (self.size,):
+            raise ValueError(
+                f"actions: one action per deal is needed, shape ({self.size},), not {moves.shape}"
+            )
+        bad = int(_step_all_jit(self._states, moves, self._options))
+        if bad >= 0:
+            action = int(moves[bad])
+            name = repr(NAMES[action]) if 0 <= action < N_ACTIONS else f"{action} (not an action id)"
+            raise ValueError(f"deal {bad}: {name} is not legal there")
+
+    def random_actions(self) -> Any:
+        """A uniformly random legal action per deal (-1 for finished deals), drawn from each deal's
+        own generator exactly as :func:`random_french_deals` draws them."""
+        out = np.empty(self.size, dtype=np.int64)
+        _random_actions_jit(self._states, self._rng, self._options, out)
+        return out
+
+    def done(self) -> Any:
+        """(size,) bool: which deals are over."""
+        return self._states[:, F_PHASE] == END
+
+    def cancelled(self) -> Any:
+        """(size,) bool: which deals ended unplayed (everyone passed, or a petit sec)."""
+        return self._states[:, F_OUTCOME] == CANCELLED
+
+    def scores(self) -> Any:
+        """(size, players) int: each table seat's score (0 for cancelled deals); valid where done."""
+        return self._states[:, F_SCORE : F_SCORE + self.players].copy()
+
+    def dealt(self, index: int) -> dict[str, object]:
+        """The dealt cards of deal ``index`` as the engine's ``dealt()`` gives them (table seats;
+        a dead dealer's hand empty)."""
+        row = self._states[index]
+        hands = [""] * self.players
+        for seat in range(int(self._options[O_N])):
+            table_seat = int(self._options[O_SEAT + seat])
+            hands[table_seat] = _names(row[F_DEALT_P + seat], row[F_DEALT_T + seat])
+        return {"hands": hands, "chien": _names(row[F_CHIEN_P], row[F_CHIEN_T])}
+
+
+def random_french_deals(rules: Rules, count: int, seed: int = 0) -> Any:
+    """``count`` French Tarot deals with uniformly random legal actions, played in one compiled
+    call: each table seat's score, shape ``(count, players)``."""
+    _need_numba()
+    out = np.zeros((count, rules.players), dtype=np.int64)
+    _random_deals_jit(count, seed, options(rules), out)
+    return out
