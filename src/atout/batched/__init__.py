@@ -44,6 +44,10 @@ def _backend(rules: Rules) -> tuple[Any, Callable[[Rules, int, int], np.ndarray]
         from atout.batched.austrian import AustrianBatch, random_austrian_deals
 
         return AustrianBatch, random_austrian_deals
+    if rules.game == "french" and rules.players == 2:
+        from atout.batched.two_player import TwoPlayerBatch, random_two_player_deals
+
+        return TwoPlayerBatch, random_two_player_deals
     raise RulesError(
         f"the batched simulator does not play game={rules.game} with {rules.players} players yet"
     )
