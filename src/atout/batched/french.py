@@ -44,7 +44,7 @@ from atout.engine.actions import (
 from atout.engine.dead_player import check_dead_player_rules
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, seat_step
 from atout.engine.french import check_engine_rules
-from atout.jit import AVAILABLE, bitlen, jit, lowbit, np, popcount
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules, RulesError
 
 # ---------------------------------------------------------------- the two words
@@ -461,7 +461,9 @@ def _play(s: Any, card: int, opts: Any) -> None:
     s[F_TRICK_COUNT] += 1
     n = opts[O_N]
     if s[F_TRICK_COUNT] < n:
-        following = (seat + opts[O_STEP]) % n
+        following = seat + opts[O_STEP]
+        if following >= n:
+            following -= n
         if s[F_PENDING] >> following & 1:
             _begin_turn(s, following, opts)
         else:
@@ -620,7 +622,8 @@ def _apply(s: Any, action: int, opts: Any) -> None:
         s[F_NBIDS] += 1
         n = opts[O_N]
         if s[F_NBIDS] < n:
-            s[F_PLAYER] = (seat + opts[O_BID_STEP]) % n
+            bidder = seat + opts[O_BID_STEP]
+            s[F_PLAYER] = bidder - n if bidder >= n else bidder
         else:
             _after_bids(s, opts)
     elif phase == DISCARD:
@@ -811,61 +814,199 @@ def _random_actions(states: Any, rng: Any, opts: Any, out: Any) -> None:
         out[i] = _random_action_jit(states[i], rng, i, opts)
 
 
+def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t: Any) -> None:
+    """Play the rest of the card play with uniformly random legal cards, from the start of a trick
+    after the first (every declaration made): :func:`_random_action` and :func:`_apply` card by
+    card, with the same draws, but with the deal in registers rather than in its row."""
+    n = opts[O_N]
+    step = opts[O_STEP]
+    tricks = opts[O_TRICKS]
+    for seat in range(n):
+        hands_p[seat] = s[F_HAND_P + seat]
+        hands_t[seat] = s[F_HAND_T + seat]
+    attack = np.int64(1) << s[F_TAKER]
+    if s[F_PARTNER] >= 0:
+        attack |= np.int64(1) << s[F_PARTNER]
+    x = rng[i]
+    leader = s[F_PLAYER]
+    trick_no = s[F_TRICK_NO]
+    attack_p = s[F_ATTACK_P]
+    attack_t = s[F_ATTACK_T]
+    defense_p = s[F_DEFENSE_P]
+    defense_t = s[F_DEFENSE_T]
+    attack_tricks = s[F_ATTACK_TRICKS]
+    debt = s[F_DEBT]
+    petit_trick = s[F_PETIT_TRICK]
+    petit_attack = s[F_PETIT_ATTACK]
+    excuse_won_last = 0
+    while trick_no < tricks:
+        seat = leader
+        led = -1
+        trick_p = np.int64(0)
+        trick_t = np.int64(0)
+        best_key = -3
+        winner = -1
+        excuse_seat = -1
+        excuse_led = False
+        for position in range(n):
+            p = hands_p[seat]
+            t = hands_t[seat]
+            legal_p = p
+            legal_t = t
+            if led >= 0:
+                follow = p & (np.int64(M14) << (14 * led)) if led < 4 else np.int64(0)
+                if follow:
+                    legal_p = follow
+                    legal_t = t & EXC_T
+                else:
+                    trumps = t & TRUMPS_T
+                    if trumps:
+                        top = bitlen(trick_t & TRUMPS_T)
+                        higher = (trumps >> top) << top
+                        legal_p = np.int64(0)
+                        legal_t = (higher if higher else trumps) | (t & EXC_T)
+            # the draw of _draw, inline
+            x ^= x >> np.uint64(12)
+            x ^= x << np.uint64(25)
+            x ^= x >> np.uint64(27)
+            r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+            in_p = popcount(legal_p)
+            k = int((r * np.uint64(in_p + popcount(legal_t))) >> np.uint64(32))
+            if k < in_p:
+                card = _nth_bit_jit(legal_p, k)
+                bit = np.int64(1) << card
+                hands_p[seat] = p ^ bit
+                trick_p |= bit
+                suit = card // 14
+                if led < 0:
+                    led = suit
+                key = card % 14 if suit == led else -1
+            else:
+                b = _nth_bit_jit(legal_t, k - in_p)
+                bit = np.int64(1) << b
+                hands_t[seat] = t ^ bit
+                trick_t |= bit
+                if b == 21:
+                    key = -2
+                    excuse_seat = seat
+                    excuse_led = position == 0
+                else:
+                    if led < 0:
+                        led = 4
+                    key = 100 + b
+            if key > best_key:
+                best_key = key
+                winner = seat
+            seat += step
+            if seat >= n:
+                seat -= n
+        last = trick_no == tricks - 1
+        if trick_t & EXC_T:
+            owner_attack = attack >> excuse_seat & 1 == 1
+            won_all = attack_tricks == trick_no if owner_attack else attack_tricks == 0
+            if last and excuse_led and won_all:
+                winner = excuse_seat  # §3.9 slam exception
+                excuse_won_last = 1
+            elif excuse_seat != winner and not last:
+                trick_t ^= EXC_T
+                if owner_attack:
+                    attack_t |= EXC_T
+                else:
+                    defense_t |= EXC_T
+                if owner_attack != (attack >> winner & 1 == 1):
+                    debt = ATTACK_OWES if owner_attack else DEFENSE_OWES
+        won = attack >> winner & 1 == 1
+        if won:
+            attack_p |= trick_p
+            attack_t |= trick_t
+            attack_tricks += 1
+        else:
+            defense_p |= trick_p
+            defense_t |= trick_t
+        if trick_t & PETIT_T:
+            petit_trick = trick_no
+            petit_attack = int(won)
+        trick_no += 1
+        leader = winner
+    rng[i] = x
+    for seat in range(n):
+        s[F_HAND_P + seat] = 0
+        s[F_HAND_T + seat] = 0
+    s[F_TRICK_NO] = trick_no
+    s[F_PLAYER] = leader
+    s[F_ATTACK_P] = attack_p
+    s[F_ATTACK_T] = attack_t
+    s[F_DEFENSE_P] = defense_p
+    s[F_DEFENSE_T] = defense_t
+    s[F_ATTACK_TRICKS] = attack_tricks
+    s[F_DEBT] = debt
+    s[F_PETIT_TRICK] = petit_trick
+    s[F_PETIT_ATTACK] = petit_attack
+    s[F_EXCUSE_WON_LAST] = excuse_won_last
+    _finish_deal(s, opts)
+
+
 def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
     """``count`` whole deals with random legal actions; each seat's score into ``out``."""
     s = np.empty(N_FIELDS, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
     pack = np.empty(78, dtype=np.int64)
+    hands_p = np.empty(5, dtype=np.int64)
+    hands_t = np.empty(5, dtype=np.int64)
     table = opts[O_TABLE]
     for d in range(count):
         _seed_jit(rng, 0, seed, d)
         _reset_jit(s, rng, 0, opts, pack)
         while s[F_PHASE] != END:
+            if s[F_PHASE] == PLAY and s[F_TRICK_NO] > 0 and s[F_TRICK_COUNT] == 0:
+                _random_card_play_jit(s, rng, 0, opts, hands_p, hands_t)
+                break
             _apply_jit(s, _random_action_jit(s, rng, 0, opts), opts)
         for seat in range(table):
             out[d, seat] = s[F_SCORE + seat]
 
 
 if AVAILABLE:
-    _draw_jit: Any = jit(_draw)
-    _seed_jit: Any = jit(_seed)
-    _nth_bit_jit: Any = jit(_nth_bit)
-    _half_points = jit(_half_points)
-    _is_petit_sec = jit(_is_petit_sec)
-    _end = jit(_end)
-    _reset_jit: Any = jit(_reset)
-    _biddable_jit: Any = jit(_biddable)
+    _draw_jit: Any = inline(_draw)
+    _seed_jit: Any = inline(_seed)
+    _nth_bit_jit: Any = inline(_nth_bit)
+    _half_points = inline(_half_points)
+    _is_petit_sec = inline(_is_petit_sec)
+    _end = inline(_end)
+    _reset_jit: Any = inline(_reset)
+    _biddable_jit: Any = inline(_biddable)
     _biddable = _biddable_jit
-    _callable_jit: Any = jit(_callable)
+    _callable_jit: Any = inline(_callable)
     _callable = _callable_jit
-    _discard_mask_jit: Any = jit(_discard_mask)
+    _discard_mask_jit: Any = inline(_discard_mask)
     _discard_mask = _discard_mask_jit
-    _pool_jit: Any = jit(_pool)
+    _pool_jit: Any = inline(_pool)
     _pool = _pool_jit
-    _poignee_levels_jit: Any = jit(_poignee_levels)
+    _poignee_levels_jit: Any = inline(_poignee_levels)
     _poignee_levels = _poignee_levels_jit
-    _play_mask_jit: Any = jit(_play_mask)
+    _play_mask_jit: Any = inline(_play_mask)
     _play_mask = _play_mask_jit
-    _begin_turn = jit(_begin_turn)
-    _after_call = jit(_after_call)
-    _after_bids = jit(_after_bids)
-    _is_attack = jit(_is_attack)
-    _round_margin = jit(_round_margin)
-    _finish_deal = jit(_finish_deal)
-    _finish_trick = jit(_finish_trick)
-    _play_jit: Any = jit(_play)
-    _lead = jit(_lead)
-    _poignee_shown = jit(_poignee_shown)
-    _apply_jit: Any = jit(_apply)
-    _card_in = jit(_card_in)
-    _is_legal_jit: Any = jit(_is_legal)
-    _pick_card_jit: Any = jit(_pick_card)
-    _random_action_jit: Any = jit(_random_action)
+    _begin_turn = inline(_begin_turn)
+    _after_call = inline(_after_call)
+    _after_bids = inline(_after_bids)
+    _is_attack = inline(_is_attack)
+    _round_margin = inline(_round_margin)
+    _finish_deal = inline(_finish_deal)
+    _finish_trick = inline(_finish_trick)
+    _play_jit: Any = inline(_play)
+    _lead = inline(_lead)
+    _poignee_shown = inline(_poignee_shown)
+    _apply_jit: Any = inline(_apply)
+    _card_in = inline(_card_in)
+    _is_legal_jit: Any = inline(_is_legal)
+    _pick_card_jit: Any = inline(_pick_card)
+    _random_action_jit: Any = inline(_random_action)
     _reset_all_jit: Any = jit(_reset_all)
-    _set_cards_jit: Any = jit(_set_cards)
+    _set_cards_jit: Any = inline(_set_cards)
     _legal_masks_jit: Any = jit(_legal_masks)
     _step_all_jit: Any = jit(_step_all)
     _random_actions_jit: Any = jit(_random_actions)
+    _random_card_play_jit: Any = inline(_random_card_play)
     _random_deals_jit: Any = jit(_random_deals)
 
 
