@@ -77,12 +77,13 @@ def test_stepped_deals_equal_the_engine(name: str) -> None:
     assert cancelled > 0  # all pass: about one deal in 27 under uniform bids
 
 
-def test_random_deals_are_the_stepped_deals() -> None:
-    rules = RULES["every-option"]
-    batch = AustrianBatch(rules, 400, seed=11)
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_random_deals_are_the_stepped_deals(name: str) -> None:
+    rules = RULES[name]
+    batch = AustrianBatch(rules, 2000, seed=11)
     while not batch.done().all():
         batch.step(batch.random_actions())
-    compiled = random_austrian_deals(rules, 400, seed=11)
+    compiled = random_austrian_deals(rules, 2000, seed=11)
     assert compiled.tolist() == batch.scores().tolist()
     assert len({tuple(row) for row in compiled.tolist()}) > 50  # different deals, not one repeated
 

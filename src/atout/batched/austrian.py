@@ -409,16 +409,89 @@ def _random_actions(states: Any, rng: Any, opts: Any, out: Any) -> None:
 
 
 def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
+    """Whole random deals, each decision drawn as :func:`_random_action` draws it, with the deal
+    kept in local variables from the bids to the last trick (the state row serves the deal and
+    the count only): the simulator's fast path, checked equal to stepped play by the tests."""
     s = np.empty(N_FIELDS, dtype=np.int64)
     pack = np.empty(54, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
+    step, overtrump, game2 = opts[O_STEP], opts[O_OVERTRUMP], opts[O_GAME2]
+    banned = KINGS_C | (TRULL_C if opts[O_FORBID_TRULL] else 0)
+    forehand = step % 3
     for i in range(count):
         _seed_jit(rng, 0, seed, i)
         _reset_jit(s, rng, 0, opts, pack)
-        while s[F_PHASE] != END:
-            _apply_jit(s, _random_action_jit(s, rng, 0, opts), opts)
-        for seat in range(3):
-            out[i, seat] = s[F_SCORE + seat]
+        high, declarer, seat = 0, -1, forehand
+        for _ in range(3):
+            k = _draw_jit(rng, 0, 3 - high)
+            if k:
+                high, declarer = high + k, seat
+            seat = seat + step - 3 if seat + step >= 3 else seat + step
+        if high == 0:
+            out[i, 0] = out[i, 1] = out[i, 2] = 0
+            continue
+        h0, h1, h2 = s[F_HAND], s[F_HAND + 1], s[F_HAND + 2]
+        own = h0 if declarer == 0 else (h1 if declarer == 1 else h2)
+        discard, taken = 0, 0
+        if high == 1:
+            taken = 1 + _draw_jit(rng, 0, 2)
+            own |= s[F_HALF + taken - 1]
+            for _ in range(3):
+                legal = own & ~banned
+                bit = np.int64(1) << _nth_bit_jit(legal, _draw_jit(rng, 0, popcount(legal)))
+                own ^= bit
+                discard |= bit
+        if declarer == 0:
+            h0 = own
+        elif declarer == 1:
+            h1 = own
+        else:
+            h2 = own
+        game = _draw_jit(rng, 0, 2) if game2 else 0
+        pile, leader = 0, forehand
+        for _ in range(16):
+            seat, trick, led, best, best_seat = leader, 0, -1, -1, -1
+            for j in range(3):
+                hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+                legal = hand
+                if j:
+                    follow = hand & _SUITS[led] if led != TRUMP_SUIT else 0
+                    if follow:
+                        legal = follow
+                    else:
+                        trumps = hand & TRUMPS_C
+                        if trumps:
+                            legal = trumps
+                            if overtrump:
+                                top = bitlen(trick & TRUMPS_C)
+                                higher = (trumps >> top) << top
+                                if higher:
+                                    legal = higher
+                c = _nth_bit_jit(legal, _draw_jit(rng, 0, popcount(legal)))
+                bit = np.int64(1) << c
+                if seat == 0:
+                    h0 ^= bit
+                elif seat == 1:
+                    h1 ^= bit
+                else:
+                    h2 ^= bit
+                trick |= bit
+                if j == 0:
+                    led, best, best_seat = (c >> 3 if c < 32 else TRUMP_SUIT), c, seat
+                elif (
+                    (best < 32 or c > best)
+                    if c >= 32
+                    else (best < 32 and c >> 3 == led and _STRENGTH_OF[c] > _STRENGTH_OF[best])
+                ):
+                    best, best_seat = c, seat
+                seat = seat + step - 3 if seat + step >= 3 else seat + step
+            if best_seat == declarer:
+                pile |= trick
+            leader = best_seat
+        s[F_DECLARER], s[F_BID], s[F_TAKEN], s[F_GAME] = declarer, high, taken, game
+        s[F_DISCARD], s[F_WON + declarer] = discard, pile
+        _finish_jit(s, opts)
+        out[i, 0], out[i, 1], out[i, 2] = s[F_SCORE], s[F_SCORE + 1], s[F_SCORE + 2]
 
 
 if AVAILABLE:
