@@ -57,8 +57,21 @@ DEALER: Final = 0
 """The seat that deals every deal."""
 
 _SEAT_KEYS: Final = frozenset(
-    {"seat", "dealer", "current_player", "taker", "partner", "declarer", "winner", "chelem_announced_by"}
+    {
+        "seat",
+        "dealer",
+        "current_player",
+        "taker",
+        "partner",
+        "declarer",
+        "winner",
+        "to",
+        "creditor",
+        "chelem_announced_by",
+    }
 )
+_UNNAMED_KEYS: Final = frozenset({"kind", "seat", "card", "bid", "plays"})
+"""Keys whose value reads alone: ``bid seat 2 garde``, ``seat 3 KS``."""
 _HIDDEN_KEYS: Final = frozenset({"protocol", "game", "rules"})
 _RECALL_KEYS: Final = frozenset({"events", "tricks"})
 
@@ -514,9 +527,11 @@ def view_words(view: View, *, recall: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _words(key: str, value: object) -> str:
+def _words(key: str, value: object, inner: bool = False) -> str:
     if key in _SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
         return f"seat {value + 1}" if value >= 0 else "nobody"
+    if key == "number" and isinstance(value, int):  # a trick's number, counted from 1
+        return str(value + 1)
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -526,18 +541,18 @@ def _words(key: str, value: object) -> str:
     if isinstance(value, dict):
         parts = []
         for k, v in value.items():
-            if k == "summary":
-                continue
-            parts.append(_words(k, v) if k in _SEAT_KEYS or k == "kind" else f"{k} {_words(k, v)}")
+            if k != "summary":  # the end's summary: the scores say it
+                words = _words(k, v, inner=True)
+                parts.append(words if k in _UNNAMED_KEYS else f"{k} {words}")
         return " ".join(parts)
     if isinstance(value, list):
         if key == "scores":
             return ", ".join(f"seat {i + 1} {s}" for i, s in enumerate(value))
         if not value:
             return "none"
-        if all(isinstance(v, str) for v in value):
-            return " ".join(value)
-        return "; ".join(_words(key, v) for v in value)
+        if not any(isinstance(v, (dict, list)) for v in value):  # cards, sizes, action words
+            return (", " if key == "legal_actions" else " ").join(_words(key, v) for v in value)
+        return (", " if inner else "; ").join(_words(key, v, inner) for v in value)
     return str(value)
 
 
@@ -545,10 +560,10 @@ def _words(key: str, value: object) -> str:
 def _sample_world(view: View, rng: random.Random) -> Deal:
     """A whole deal whose view for the seat is ``view`` (:mod:`atout.engine.worlds`)."""
     try:
-        worlds = importlib.import_module("atout.engine.worlds")
-    except ImportError:
+        sample = importlib.import_module("atout.engine.worlds").sample_world
+    except (ImportError, AttributeError):
         return _expert_sample_world(view, rng)
-    found: Deal = worlds.sample_world(view, rng)
+    found: Deal = sample(view, rng)
     return found
 
 
