@@ -81,16 +81,17 @@ def test_stepped_deals_equal_the_engine(name: str) -> None:
     assert kept > DEALS[name] // 10  # the Excuse's debt was played through, not only easy deals
 
 
-def test_random_deals_are_the_stepped_deals() -> None:
-    rules = RULES["every-option"]
-    batch = TwoPlayerBatch(rules, 300, seed=11)
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_random_deals_are_the_stepped_deals(name: str) -> None:
+    rules = RULES[name]
+    batch = TwoPlayerBatch(rules, 1000, seed=11)
     played = []
     for _ in range(2):
         while not batch.done().all():
             batch.step(batch.random_actions())
         played += batch.scores().tolist()
         batch.reset()
-    assert played == random_two_player_deals(rules, 600, seed=11).tolist()
+    assert played == random_two_player_deals(rules, 2000, seed=11).tolist()
     assert len({tuple(row) for row in played}) > 30  # different deals, not one repeated
 
 

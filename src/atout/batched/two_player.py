@@ -458,17 +458,158 @@ def _random_actions(states: Any, rng: Any, opts: Any, out: Any) -> None:
 
 
 def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> None:
+    """Whole random deals, each decision drawn as :func:`_random_action` draws it, with the hands,
+    pile tops and tricks kept in local variables (the state row holds the piles, and the result
+    for the count): the simulator's fast path, checked equal to stepped play by the tests."""
     s = np.empty(N_FIELDS, dtype=np.int64)
     pack = np.empty(N_CARDS, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
+    chelem, leads, before_last = opts[O_CHELEM], opts[O_ANNOUNCER_LEADS], opts[O_EXCUSE_BEFORE_LAST]
     for i in range(count):
         _seed_jit(rng, 0, seed, i)
         _reset_jit(s, rng, 0, pack)
-        _start_jit(s, opts)
-        while s[F_PHASE] != END:
-            _apply_jit(s, _random_action_jit(s, rng, 0, opts), opts, order)
-        out[i, 0] = s[F_SCORE]
-        out[i, 1] = s[F_SCORE + 1]
+        leader, announcer = 1, -1
+        if chelem:  # the non-dealer decides, then the dealer if he declined
+            if _draw_jit(rng, 0, 2):
+                announcer = 1
+            elif _draw_jit(rng, 0, 2):
+                announcer = 0
+                leader = 0 if leads else 1
+        hp0, hp1, ht0, ht1 = s[F_HAND_P], s[F_HAND_P + 1], s[F_HAND_T], s[F_HAND_T + 1]
+        tp0, tp1, tt0, tt1 = s[F_TOP_P], s[F_TOP_P + 1], s[F_TOP_T], s[F_TOP_T + 1]
+        wp0 = wp1 = wt0 = wt1 = 0
+        wins0 = wins1 = 0
+        owner = creditor = excuse_won_last = -1
+        petit_trick = last_winner = prev_winner = -1
+        for trick_no in range(TRICKS):
+            seat, led, trick_p, trick_t, first, pend0, pend1 = leader, -1, 0, 0, -1, -1, -1
+            for _ in range(2):
+                if seat == 0:
+                    avail_p, avail_t, wins = hp0 | tp0, ht0 | tt0, wins0
+                else:
+                    avail_p, avail_t, wins = hp1 | tp1, ht1 | tt1, wins1
+                excuse = avail_t & EXCUSE_T
+                legal_p, legal_t = avail_p, avail_t
+                if before_last and excuse and trick_no == LAST_TRICK - 1 and wins != trick_no:
+                    legal_p, legal_t = 0, EXCUSE_T
+                elif led >= 0:
+                    follow = avail_p & _SUITS[led] if led != 4 else 0
+                    if follow:
+                        legal_p, legal_t = follow, excuse
+                    else:
+                        trumps = avail_t & TRUMP_BITS
+                        if trumps:
+                            top = bitlen(trick_t & TRUMP_BITS)
+                            higher = (trumps >> top) << top
+                            legal_p, legal_t = 0, (higher if higher else trumps) | excuse
+                count_p = popcount(legal_p)
+                k = _draw_jit(rng, 0, count_p + popcount(legal_t))
+                if k < count_p:
+                    card = _nth_bit_jit(legal_p, k)
+                    bit = np.int64(1) << card
+                    trick_p |= bit
+                    if led < 0:
+                        led = card // 14
+                    in_hand = ((hp0 if seat == 0 else hp1) & bit) != 0
+                    if seat == 0:
+                        if in_hand:
+                            hp0 ^= bit
+                        else:
+                            tp0 ^= bit
+                    elif in_hand:
+                        hp1 ^= bit
+                    else:
+                        tp1 ^= bit
+                else:
+                    card = 56 + _nth_bit_jit(legal_t, k - count_p)
+                    bit = np.int64(1) << (card - 56)
+                    trick_t |= bit
+                    if led < 0 and card != EXCUSE:
+                        led = 4
+                    in_hand = ((ht0 if seat == 0 else ht1) & bit) != 0
+                    if seat == 0:
+                        if in_hand:
+                            ht0 ^= bit
+                        else:
+                            tt0 ^= bit
+                    elif in_hand:
+                        ht1 ^= bit
+                    else:
+                        tt1 ^= bit
+                if not in_hand:
+                    for pile in range(6):
+                        height = s[F_HEIGHT + 6 * seat + pile]
+                        if height and s[F_PILES + 18 * seat + 3 * pile + height - 1] == card:
+                            s[F_HEIGHT + 6 * seat + pile] = height - 1
+                            if seat == 0:
+                                pend0 = pile
+                            else:
+                                pend1 = pile
+                            break
+                if first < 0:
+                    first = card
+                seat = 1 - seat
+            trumps = trick_t & TRUMP_BITS
+            best = 55 + bitlen(trumps) if trumps else bitlen(trick_p & _SUITS[led]) - 1
+            winner = leader if best == first else 1 - leader
+            if trick_t & EXCUSE_T:
+                holder = leader if first == EXCUSE else 1 - leader
+                if (
+                    trick_no == LAST_TRICK
+                    and first == EXCUSE
+                    and (wins0 if holder == 0 else wins1) == trick_no
+                ):
+                    winner, excuse_won_last = holder, 1  # §3.9: the Excuse led to the last trick by a slam
+                elif holder != winner and trick_no != LAST_TRICK:
+                    trick_t ^= EXCUSE_T  # back to its owner, who owes the winner a half-point card
+                    if holder == 0:
+                        wt0 |= EXCUSE_T
+                    else:
+                        wt1 |= EXCUSE_T
+                    owner, creditor = holder, winner
+            if winner == 0:
+                wp0, wt0, wins0 = wp0 | trick_p, wt0 | trick_t, wins0 + 1
+            else:
+                wp1, wt1, wins1 = wp1 | trick_p, wt1 | trick_t, wins1 + 1
+            if trick_t & PETIT_T:
+                petit_trick = trick_no
+            prev_winner, last_winner = last_winner, winner
+            if pend0 >= 0:
+                height = s[F_HEIGHT + pend0]
+                if height:
+                    card = s[F_PILES + 3 * pend0 + height - 1]
+                    if card < 56:
+                        tp0 |= np.int64(1) << card
+                    else:
+                        tt0 |= np.int64(1) << (card - 56)
+            if pend1 >= 0:
+                height = s[F_HEIGHT + 6 + pend1]
+                if height:
+                    card = s[F_PILES + 18 + 3 * pend1 + height - 1]
+                    if card < 56:
+                        tp1 |= np.int64(1) << card
+                    else:
+                        tt1 |= np.int64(1) << (card - 56)
+            leader = winner
+            if owner >= 0:  # the Excuse's owner pays as soon as he has won a card he may hand over
+                from_p, from_t = (wp0, wt0) if owner == 0 else (wp1, wt1)
+                for card in order:
+                    held = (from_p >> card) & 1 if card < 56 else (from_t >> (card - 56)) & 1
+                    if held:
+                        if card < 56:
+                            bit = np.int64(1) << card
+                            wp0, wp1 = wp0 ^ bit, wp1 ^ bit
+                        else:
+                            bit = np.int64(1) << (card - 56)
+                            wt0, wt1 = wt0 ^ bit, wt1 ^ bit
+                        owner = -1
+                        break
+        s[F_WON_P], s[F_WON_P + 1], s[F_WON_T], s[F_WON_T + 1] = wp0, wp1, wt0, wt1
+        s[F_WINS], s[F_WINS + 1], s[F_CHELEM_BY] = wins0, wins1, announcer
+        s[F_DEBT_OWNER], s[F_DEBT_WINNER], s[F_EXCUSE_WON_LAST] = owner, creditor, max(excuse_won_last, 0)
+        s[F_PETIT_TRICK], s[F_LAST_WINNER], s[F_PREV_WINNER] = petit_trick, last_winner, prev_winner
+        _finish_jit(s, opts)
+        out[i, 0], out[i, 1] = s[F_SCORE], s[F_SCORE + 1]
 
 
 if AVAILABLE:
