@@ -263,6 +263,10 @@ class AtoutGame(pyspiel.Game):  # type: ignore[misc]
         """The game itself: its states share it (OpenSpiel deep-copies a state's attributes)."""
         return self
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its name and parameters (OpenSpiel serializes a state with its game)."""
+        return (pyspiel.load_game, (self.get_type().short_name, dict(self.get_parameters())))
+
     def __init__(self, game_type: Any, params: Mapping[str, Any] | None, rules: Rules) -> None:
         self.rules = rules
         self.encoding = Encoding(rules)
@@ -347,6 +351,26 @@ class _DealHolder:
 
     def __deepcopy__(self, memo: dict[int, object]) -> _DealHolder:
         return _DealHolder(None if self.deal is None else self.deal.clone())
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its rules, dealt cards and actions (OpenSpiel serializes a state so)."""
+        deal = self.deal
+        if deal is None:
+            return (_DealHolder, (None,))
+        history = [int(a) for a in deal.history]
+        return (_replayed, (deal.rules.to_dict(), deal.dealer, deal.dealt(), history))
+
+
+def _replayed(
+    rules: Mapping[str, Any], dealer: int, dealt: Mapping[str, object], history: list[int]
+) -> _DealHolder:
+    """A deal rebuilt from its rules, dealt cards and actions."""
+    chosen = Rules.from_options(rules)
+    deal = deal_from_dealt(chosen, dealer, dealt)
+    actions = AUSTRIAN_ACTIONS if chosen.game == "austrian" else ACTIONS
+    for action in history:
+        deal.apply(actions[action])
+    return _DealHolder(deal)
 
 
 class AtoutState(pyspiel.State):  # type: ignore[misc]
