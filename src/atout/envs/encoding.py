@@ -98,8 +98,7 @@ class Encoding:
         """The card of each position of a card block."""
         self.card_count: Final = len(deck)
         self._deck = np.asarray(deck, dtype=np.intp)
-        self._index = np.full(N_CARDS, -1, dtype=np.intp)
-        self._index[self._deck] = np.arange(len(deck))
+        self._positions = np.arange(len(deck), dtype=np.intp)
         self._blocks: list[tuple[str, int, int]] = []
         n, c = self.players, self.card_count
         for name, length in (
@@ -191,29 +190,34 @@ class Encoding:
         out[at["dealer"] + (view.dealer - me) % n] = 1.0
         if view.current_player >= 0:
             out[at["current_player"] + (view.current_player - me) % n] = 1.0
-        self._cards(out, at["hand"], view.hand)
-        played, won = at["played"], at["won"]
+        cards: dict[int, int] = {at["hand"]: view.hand}
+        played, won = [0] * n, [0] * n
         for trick in view.tricks:
             for seat, card in trick.plays:
-                self._card(out, played + (seat - me) % n * c, card)
-            self._cards(out, won + (trick.winner - me) % n * c, trick.cards)
+                played[seat] |= 1 << card
+            won[trick.winner] |= trick.cards
         if view.trick:
             out[at["trick_leader"] + (view.trick[0][0] - me) % n] = 1.0
             for position, (seat, card) in enumerate(view.trick):
-                self._card(out, played + (seat - me) % n * c, card)
-                self._card(out, at["trick"] + position * c, card)
+                played[seat] |= 1 << card
+                cards[at["trick"] + position * c] = 1 << card
+        for seat in range(n):
+            relative = (seat - me) % n
+            cards[at["played"] + relative * c] = played[seat]
+            cards[at["won"] + relative * c] = won[seat]
         if view.scores is not None:
             for seat, score in enumerate(view.scores):
                 out[at["scores"] + (seat - me) % n] = score / SCORE_SCALE
         if isinstance(view, SeatView):
-            self._french(out, view)
+            self._french(out, cards, view)
         elif isinstance(view, TwoPlayerView):
-            self._two_player(out, view)
+            self._two_player(out, cards, view)
         else:
-            self._austrian(out, view)
+            self._austrian(out, cards, view)
+        self._write_cards(out, cards)
         return out
 
-    def _french(self, out: npt.NDArray[np.float32], view: SeatView) -> None:
+    def _french(self, out: npt.NDArray[np.float32], cards: dict[int, int], view: SeatView) -> None:
         n, at, me = self.players, self._start, view.seat
         width = len(BID_NAMES)
         for seat, bid in view.bids:
@@ -227,26 +231,26 @@ class Encoding:
         if view.partner is not None:
             out[at["partner"] + (view.partner - me) % n] = 1.0
         if view.called_card is not None:
-            self._card(out, at["called_card"], view.called_card)
+            cards[at["called_card"]] = 1 << view.called_card
         if view.chien is not None:
-            self._cards(out, at["chien"], view.chien)
-        self._cards(out, at["ecart"], view.ecart)
+            cards[at["chien"]] = view.chien
+        cards[at["ecart"]] = view.ecart
         out[at["chelem"]] = float(view.chelem_announced)
+        shown_cards = 0
         for seat, level, shown in view.poignees:
             out[at["poignee_levels"] + (seat - me) % n * 3 + POIGNEE_LEVELS.index(level)] = 1.0
-            self._cards(out, at["poignee_cards"], shown)
+            shown_cards |= shown
+        cards[at["poignee_cards"]] = shown_cards
         if self._misere:
             for event in view.events:
                 if event.kind == "misere":
                     kind = MISERE_KINDS.index(event.misere)
                     out[at["misere"] + (event.seat - me) % n * 3 + kind] = 1.0
 
-    def _two_player(self, out: npt.NDArray[np.float32], view: TwoPlayerView) -> None:
+    def _two_player(self, out: npt.NDArray[np.float32], cards: dict[int, int], view: TwoPlayerView) -> None:
         at = self._start
         for name, tops in (("own_tops", view.own_tops), ("opponent_tops", view.opponent_tops)):
-            for card in tops:
-                if card is not None:
-                    self._card(out, at[name], card)
+            cards[at[name]] = sum(1 << card for card in tops if card is not None)
         for name, sizes in (
             ("own_pile_sizes", view.own_pile_sizes),
             ("opponent_pile_sizes", view.opponent_pile_sizes),
@@ -256,7 +260,7 @@ class Encoding:
         if view.chelem_announced_by is not None:
             out[at["chelem"] + (view.chelem_announced_by - view.seat) % 2] = 1.0
 
-    def _austrian(self, out: npt.NDArray[np.float32], view: AustrianView) -> None:
+    def _austrian(self, out: npt.NDArray[np.float32], cards: dict[int, int], view: AustrianView) -> None:
         n, at, me = self.players, self._start, view.seat
         width = len(AUSTRIAN_BID_NAMES)
         for seat, bid in view.bids:
@@ -272,22 +276,22 @@ class Encoding:
         if view.game_type in GAME_TYPES:
             out[at["game_type"] + GAME_TYPES.index(view.game_type)] = 1.0
         if view.first_half is not None:
-            self._cards(out, at["first_half"], view.first_half)
+            cards[at["first_half"]] = view.first_half
         if view.second_half is not None:
-            self._cards(out, at["second_half"], view.second_half)
-        self._cards(out, at["discard"], view.discard)
+            cards[at["second_half"]] = view.second_half
+        cards[at["discard"]] = view.discard
 
-    def _card(self, out: npt.NDArray[np.float32], start: int, card: int) -> None:
-        out[start + self._index[card]] = 1.0
-
-    def _cards(self, out: npt.NDArray[np.float32], start: int, mask: int) -> None:
-        if not mask:
+    def _write_cards(self, out: npt.NDArray[np.float32], cards: dict[int, int]) -> None:
+        """Write every card block at once: ``cards`` maps a block's start to its card mask."""
+        masks = [(start, mask) for start, mask in cards.items() if mask]
+        if not masks:
             return
+        raw = b"".join(mask.to_bytes(_BYTES, "little") for _, mask in masks)
         bits = np.unpackbits(
-            np.frombuffer(mask.to_bytes(_BYTES, "little"), dtype=np.uint8), bitorder="little"
-        )[:N_CARDS]
-        block = out[start : start + self.card_count]
-        np.maximum(block, bits[self._deck], out=block)
+            np.frombuffer(raw, dtype=np.uint8).reshape(len(masks), _BYTES), axis=1, bitorder="little"
+        )
+        starts = np.fromiter((start for start, _ in masks), dtype=np.intp, count=len(masks))
+        out[starts[:, None] + self._positions] = bits[:, self._deck]
 
 
 __all__ = ["MISERE_KINDS", "PHASES", "POIGNEE_LEVELS", "Encoding"]
