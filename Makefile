@@ -53,8 +53,8 @@ test: $(TEST_STAMP) $(WARM_TEST) lint typecheck
 	$(BIN)/python -m pytest -n 2 tests src/atout
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
