@@ -5,9 +5,9 @@ Run ``.venv/bin/python bench/envs.py [--seconds S] [--seed N] [--json]`` (needs 
 ``solver-fast`` extras: ``pip install -e '.[rl,solver-fast]'``). Every row is French Tarot for 4
 players (FFT rules) but the last, and every decision is uniformly random among the legal ones:
 
-* ``pettingzoo``: ``atout.envs.pettingzoo.env``, one ``step`` per decision, the action drawn from
-  the observation's action mask (observations and masks are built at every step, as a learner
-  gets them);
+* ``pettingzoo``: ``atout.envs.pettingzoo.env`` (``debug_views=False``: no wire view in the
+  infos), one ``step`` per decision, the action drawn from the observation's action mask
+  (observations and masks are built at every step, as a learner gets them);
 * ``openspiel``: ``python_atout_french(players=4)`` driven as OpenSpiel's random simulation does
   (chance outcomes drawn by their probability: the deal is 78 chance steps, not counted as steps);
 * ``batched (stepped)``: :class:`atout.batched.BatchedDeals`, a batch of deals stepped together
@@ -83,7 +83,7 @@ def bench_pettingzoo(seconds: float, seed: int) -> Row:
         from atout.envs.pettingzoo import env as make_env
     except ImportError as exc:
         return Row("pettingzoo", note=f"not measured: {exc}")
-    environment = make_env(rules=rules_for("fft", players=4))
+    environment = make_env(rules=rules_for("fft", players=4), debug_views=False)
     rng = random.Random(seed)
     environment.reset(seed=seed)
 

@@ -52,7 +52,7 @@ def policy(weights: Floats, bias: Floats, observation: Floats, mask: npt.NDArray
 def train(preset: str, players: int, minutes: float, seed: int, rate: float) -> Trained:
     """Self-play REINFORCE for ``minutes``; returns the weights and what the training saw."""
     rules = rules_for(preset, players=players)
-    environment = make_env(rules=rules)
+    environment = make_env(rules=rules, debug_views=False)
     encoding = Encoding(rules)  # the environment's observation layout and action space
     size, actions = encoding.observation_shape[0], encoding.action_count
     weights, bias = np.zeros((actions, size)), np.zeros(actions)
