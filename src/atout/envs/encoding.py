@@ -78,6 +78,8 @@ PILES: Final = 6
 """Piles per player in the 2-player game (rule book §4.4)."""
 PILE_DEPTH: Final = 3.0
 SCORE_SCALE: Final = 100.0
+SCORE_BOUND: Final = 100.0
+"""The bound of a scaled score (10,000 points either way, above any deal's)."""
 
 _BYTES = (N_CARDS + 7) // 8
 
@@ -162,6 +164,14 @@ class Encoding:
     def describe(self) -> list[tuple[str, int, int]]:
         """The layout: ``(name, start, length)`` of each block, in order."""
         return list(self._blocks)
+
+    def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The lowest and highest value of each entry: 0 and 1, but ±:data:`SCORE_BOUND` for scores."""
+        low = np.zeros(self.observation_shape, dtype=np.float32)
+        high = np.ones(self.observation_shape, dtype=np.float32)
+        self.block(low, "scores")[:] = -SCORE_BOUND
+        self.block(high, "scores")[:] = SCORE_BOUND
+        return low, high
 
     def block(self, vector: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float32]:
         """The part of an observation that holds block ``name`` (a view, not a copy)."""

@@ -84,6 +84,17 @@ def make_rules(
     return rules_for(preset, options, **more)
 
 
+def observation_space(encoding: Encoding) -> spaces.Dict:
+    """``Dict({"observation": Box, "action_mask": Box(int8)})`` for an encoding's arrays."""
+    low, high = encoding.bounds()
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(encoding.action_count,), dtype=np.int8),
+        }
+    )
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(n)`` whose :meth:`sample` without a mask draws one of the agent's legal actions
     now (any action when it has none: it waits, and its action is ignored)."""
@@ -140,11 +151,7 @@ class raw_env(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         self.debug_views = debug_views
         self.possible_agents = [f"player_{seat}" for seat in range(seats)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        box = spaces.Box(low=-np.inf, high=np.inf, shape=self.encoding.observation_shape, dtype=np.float32)
-        mask = spaces.Box(low=0, high=1, shape=(self.encoding.action_count,), dtype=np.int8)
-        self.observation_spaces = {
-            agent: spaces.Dict({"observation": box, "action_mask": mask}) for agent in self.possible_agents
-        }
+        self.observation_spaces = {agent: observation_space(self.encoding) for agent in self.possible_agents}
         self.action_spaces = {
             agent: LegalDiscrete(self.encoding.action_count, self._legal_of(agent))
             for agent in self.possible_agents
@@ -397,4 +404,13 @@ def parallel_env(**kwargs: Any) -> parallel_raw_env:
     return parallel_raw_env(**kwargs)
 
 
-__all__ = ["LegalDiscrete", "env", "make_rules", "parallel_env", "parallel_raw_env", "raw_env", "render_view"]
+__all__ = [
+    "LegalDiscrete",
+    "env",
+    "make_rules",
+    "observation_space",
+    "parallel_env",
+    "parallel_raw_env",
+    "raw_env",
+    "render_view",
+]
