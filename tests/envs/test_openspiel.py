@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +24,7 @@ except ImportError:  # pragma: no cover - the rl extra is installed wherever the
 
 from open_spiel.python.algorithms import ismcts, mcts
 
-from atout.envs.openspiel import AtoutGame, AtoutState, dealt_slots
+from atout.envs.openspiel import AtoutGame, AtoutState, dealt_slots, view_words
 from atout.games import deal_from_dealt
 from atout.games.twins import kinds_for, lockstep, make_pair
 from atout.rules import RulesError
@@ -35,6 +37,7 @@ GAMES = {
     "two players": "python_atout_french(players=2)",
     "austrian": "python_atout_austrian()",
 }
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 HOUSE = "python_atout_french(players=4,preset=japanese,options=bid_pousse:true misere_bonus:10)"
 
 
@@ -164,16 +167,38 @@ def test_the_strings_name_cards_and_count_seats_from_one() -> None:
     hand = deal.view(2).to_json()["hand"]
     assert any(line == "hand: " + " ".join(hand) for line in text.splitlines()) or not hand
     assert "events:" in text and "events:" not in state.observation_string(2)
-    assert state.action_to_string(deal.history[0]) in {
-        "pass",
-        "petite",
-        "garde",
-        "garde_sans",
-        "garde_contre",
-    }
+    assert state.action_to_string(deal.history[0]) == deal.action_name(deal.history[0])
     start = game.new_initial_state()
     assert start.action_to_string(pyspiel.PlayerId.CHANCE, 77) == "EX"
     assert game.information_state_tensor_shape() == [game.encoding.observation_shape[0] + 78]
+
+
+def test_while_dealing_a_seat_knows_its_own_cards_and_a_resample_keeps_them() -> None:
+    game = _game(GAMES["french 3"])
+    state = game.new_initial_state()
+    for card in range(30):  # seat 0's 24 cards, then 6 of seat 1's
+        state.apply_action(card)
+    assert state.information_state_string(1) == "seat 2; dealing; hand: JH CH QH KH 1D 2D"
+    assert not np.any(state.information_state_tensor(1))
+    other = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(1) == state.information_state_string(1)
+    assert other.history()[24:] == state.history()[24:] and other.history()[:24] != state.history()[:24]
+
+
+def test_the_public_observer_sees_the_public_view() -> None:
+    game = _game(GAMES["french 4"])
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.deal.history) < 8:
+        state.apply_action(rng.choice(state.legal_actions()))
+    public = pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
+    observer = game.make_py_observer(public)
+    assert observer.string_from(state, 0) == view_words(state.deal.public_view())
+    assert "hand: none" in observer.string_from(state, 0).splitlines()
+    with pytest.raises(ValueError, match="never every hand at once"):
+        game.make_py_observer(
+            pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+        )
 
 
 def test_information_state_tensor_orders_the_plays() -> None:
@@ -217,11 +242,26 @@ def _ismcts_deal(name: str, seed: int, simulations: int) -> None:
     assert searched >= 1
 
 
-def test_ismcts_plays_a_whole_austrian_deal() -> None:
-    _ismcts_deal(GAMES["austrian"], 4, simulations=8)
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [("french 4", 1), ("french 4", 2), ("french 4", 3), ("two players", 4), ("austrian", 5)],
+)
+def test_ismcts_plays_whole_deals(name: str, seed: int) -> None:
+    _ismcts_deal(GAMES[name], seed, simulations=16)
 
 
-@pytest.mark.parametrize("name", ["austrian"])
+def test_the_ismcts_example_of_the_docs_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (DOCS / "openspiel.md").read_text(encoding="utf-8")
+    (example,) = [
+        block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL) if "ISMCTSBot" in block
+    ]
+    exec(compile(example, "docs/openspiel.md", "exec"), {})
+    outcome, returns = capsys.readouterr().out.rsplit(" [", 1)
+    assert outcome == "played" or "cancelled" in outcome
+    assert len(returns.split(",")) == 4
+
+
+@pytest.mark.parametrize("name", GAMES.keys())
 def test_resampled_states_match_the_view_over_whole_deals(name: str) -> None:
     """At every decision the resampled state gives the seat the same information state, its
     history deals that world then plays its actions, and its deal plays on to the end."""

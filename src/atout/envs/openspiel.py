@@ -30,7 +30,6 @@ adding the order in which the cards were played.
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -45,6 +44,7 @@ from atout.engine.actions import ACTIONS
 from atout.engine.austrian.actions import AUSTRIAN_ACTIONS
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE
 from atout.engine.wire import View, action_to_json
+from atout.engine.worlds import sample_world
 from atout.envs.encoding import Encoding
 from atout.games import Deal, deal_from_dealt
 from atout.presets import preset as preset_of
@@ -453,7 +453,7 @@ class AtoutState(pyspiel.State):  # type: ignore[misc]
         if deal is None:
             return self._redealt(self._game.new_initial_state(), player_id, rng)
         view = deal.view(player_id)
-        state = self._game.state_from_deal(_sample_world(view, rng))
+        state = self._game.state_from_deal(sample_world(view, rng))
         drawn = state.deal
         if drawn is None or drawn.view(player_id) != view:
             raise RuntimeError(f"a world drawn for seat {player_id + 1} does not match its view")
@@ -578,34 +578,6 @@ def _words(key: str, value: object, inner: bool = False) -> str:
             return (", " if key == "legal_actions" else " ").join(_words(key, v) for v in value)
         return (", " if inner else "; ").join(_words(key, v, inner) for v in value)
     return str(value)
-
-
-# ---------------------------------------------------------------------- worlds
-def _sample_world(view: View, rng: random.Random) -> Deal:
-    """A whole deal whose view for the seat is ``view`` (:mod:`atout.engine.worlds`)."""
-    try:
-        sample = importlib.import_module("atout.engine.worlds").sample_world
-    except (ImportError, AttributeError):
-        return _expert_sample_world(view, rng)
-    found: Deal = sample(view, rng)
-    return found
-
-
-def _expert_sample_world(view: View, rng: random.Random) -> Deal:
-    """The expert bot's samplers, for French Tarot (3 to 5 players) and Austrian Tarock."""
-    if view.game == "austrian":
-        from atout.bots.expert import austrian_worlds
-
-        found: Deal | None = austrian_worlds.sample_world(view, rng, tries=200)
-    elif view.game == "french":
-        from atout.bots.expert import worlds
-
-        found = worlds.sample_world(view, rng, tries=200)
-    else:
-        raise NotImplementedError("no world sampler for the 2-player game yet")
-    if found is None:
-        raise RuntimeError(f"no world found for seat {view.seat + 1}'s view")
-    return found
 
 
 pyspiel.register_game(_FRENCH_TYPE, FrenchGame)
