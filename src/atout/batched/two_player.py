@@ -464,10 +464,13 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
     s = np.empty(N_FIELDS, dtype=np.int64)
     pack = np.empty(N_CARDS, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
+    pile_of = np.empty(N_CARDS, dtype=np.int64)
     chelem, leads, before_last = opts[O_CHELEM], opts[O_ANNOUNCER_LEADS], opts[O_EXCUSE_BEFORE_LAST]
     for i in range(count):
         _seed_jit(rng, 0, seed, i)
         _reset_jit(s, rng, 0, pack)
+        for f in range(36):
+            pile_of[s[F_PILES + f]] = (f % 18) // 3
         leader, announcer = 1, -1
         if chelem:  # the non-dealer decides, then the dealer if he declined
             if _draw_jit(rng, 0, 2):
@@ -537,15 +540,12 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
                     else:
                         tt1 ^= bit
                 if not in_hand:
-                    for pile in range(6):
-                        height = s[F_HEIGHT + 6 * seat + pile]
-                        if height and s[F_PILES + 18 * seat + 3 * pile + height - 1] == card:
-                            s[F_HEIGHT + 6 * seat + pile] = height - 1
-                            if seat == 0:
-                                pend0 = pile
-                            else:
-                                pend1 = pile
-                            break
+                    pile = pile_of[card]
+                    s[F_HEIGHT + 6 * seat + pile] -= 1
+                    if seat == 0:
+                        pend0 = pile
+                    else:
+                        pend1 = pile
                 if first < 0:
                     first = card
                 seat = 1 - seat
