@@ -4,10 +4,13 @@ presets, deals by its seed, scores like the engine, and refuses an illegal actio
 
 from __future__ import annotations
 
+import doctest
 import functools
 import random
+import re
 import types
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,6 +20,7 @@ from pettingzoo.test.seed_test import parallel_seed_test
 
 from atout.engine.errors import IllegalActionError
 from atout.engine.wire import view_from_json
+from atout.envs.encoding import Encoding
 from atout.envs.pettingzoo import env, parallel_env, raw_env, render_view
 from atout.games import deal_from_dealt
 from atout.presets import rules_for
@@ -195,3 +199,30 @@ def test_render_says_the_hand_and_the_trick_in_words(name: str) -> None:
     assert " of " in table or "Excuse" in table or "Sküs" in table
     assert render_view(game.deal.view(seat)) == text
     assert env(rules=GAMES[name]).render() is None
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
+
+
+def test_the_examples_of_docs_envs_md_run_as_written() -> None:
+    result = doctest.testfile(str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS, report=True)
+    assert result.attempted >= 15
+    assert result.failed == 0
+
+
+def test_docs_envs_md_names_every_block_and_size() -> None:
+    """The layout table names each block of each game, and the sizes table gives the real lengths."""
+    text = DOC.read_text(encoding="utf-8")
+    named = set(re.findall(r"^\| `(\w+)`", text, re.MULTILINE)) | {"second_half"}
+    sizes = {
+        "2 players": GAMES["french 2"],
+        "3 players": GAMES["french 3"],
+        "4 players": GAMES["french 4"],
+        "5 players": GAMES["french 5"],
+        "Austrian Tarock": GAMES["austrian"],
+    }
+    for label, rules in sizes.items():
+        encoding = Encoding(rules)
+        assert {block for block, _, _ in encoding.describe()} <= named
+        row = next(line for line in text.splitlines() if line.startswith("| ") and label in line)
+        assert f"| {encoding.observation_shape[0]} | {encoding.action_count} |" in row
