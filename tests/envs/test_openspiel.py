@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - the rl extra is installed wherever the
         raise
     pytest.skip("open-spiel is not installed (pip install -e '.[rl]')", allow_module_level=True)
 
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 
 from atout.envs.openspiel import AtoutGame, AtoutState, dealt_slots, view_words
 from atout.games import deal_from_dealt
@@ -244,7 +244,15 @@ def _ismcts_deal(name: str, seed: int, simulations: int) -> None:
 
 @pytest.mark.parametrize(
     ("name", "seed"),
-    [("french 4", 1), ("french 4", 2), ("french 4", 3), ("two players", 4), ("austrian", 5)],
+    [
+        ("french 4", 1),
+        ("french 4", 2),
+        ("french 4", 3),
+        ("french 3", 4),
+        ("dead player", 5),
+        ("two players", 6),
+        ("austrian", 7),
+    ],
 )
 def test_ismcts_plays_whole_deals(name: str, seed: int) -> None:
     _ismcts_deal(GAMES[name], seed, simulations=16)
@@ -284,6 +292,23 @@ def test_resampled_states_match_the_view_over_whole_deals(name: str) -> None:
         checked += 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 10
+
+
+@pytest.mark.parametrize("name", ["french 3", "austrian"])
+def test_outcome_sampling_mccfr_runs_unchanged(name: str) -> None:
+    """OpenSpiel's outcome-sampling MCCFR runs over sampled whole deals; its average policy at
+    the first decision is a distribution over the legal actions there."""
+    game = _game(GAMES[name])
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(4):
+        solver.iteration()
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    policy = solver.average_policy().action_probabilities(state)
+    assert sorted(policy) == state.legal_actions()
+    assert sum(policy.values()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(
