@@ -173,6 +173,33 @@ def test_the_strings_name_cards_and_count_seats_from_one() -> None:
     assert game.information_state_tensor_shape() == [game.encoding.observation_shape[0] + 78]
 
 
+def test_the_docs_table_gives_each_game_s_figures() -> None:
+    """docs/openspiel.md's table of what OpenSpiel is told matches the loaded games."""
+    rows = {
+        "French, 2 players": GAMES["two players"],
+        "French, 3 players": GAMES["french 3"],
+        "French, 4 players": GAMES["french 4"],
+        "French, 5 (called king)": GAMES["french 5"],
+        "French, 5 (dead player)": GAMES["dead player"],
+        "Austrian Tarock": GAMES["austrian"],
+    }
+    lines = (DOCS / "openspiel.md").read_text(encoding="utf-8").splitlines()
+    for label, name in rows.items():
+        (line,) = [line for line in lines if line[1:].strip().startswith(label) and line.count("|") == 8]
+        cells = [cell.strip().replace(" ", "") for cell in line.strip("|").split("|")[1:]]
+        game = _game(name)
+        bounds = f"0to{game.max_utility():.0f}" if game.min_utility() == 0 else f"±{game.max_utility():.0f}"
+        assert game.min_utility() in (0, -game.max_utility())
+        assert cells == [
+            str(game.num_distinct_actions()),
+            str(game.max_chance_outcomes()),
+            str(game.max_game_length()),
+            bounds,
+            str(game.observation_tensor_size()),
+            str(game.information_state_tensor_size()),
+        ]
+
+
 def test_while_dealing_a_seat_knows_its_own_cards_and_a_resample_keeps_them() -> None:
     game = _game(GAMES["french 3"])
     state = game.new_initial_state()
