@@ -228,8 +228,6 @@ class raw_env(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         self._accumulate_rewards()
         self.agent_selection = self._next_agent(agent)
         self._refresh_infos()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> str | None:
         """The view of the agent selected, in words: the contract and trick, its hand, the cards
