@@ -135,6 +135,24 @@ def test_a_deal_scores_like_the_engine_and_the_seed_deals_it_again(name: str) ->
         assert game.deal.dealt() == dealt and game.deal.dealer == dealer
 
 
+@pytest.mark.parametrize("turns", ["engine", "rotation"])
+def test_sampling_an_action_space_without_a_mask_draws_a_legal_action(turns: str) -> None:
+    game = env(rules=GAMES["french 5"], turns=turns, seed=4)
+    game.reset()
+    drawn = 0
+    for agent in game.agent_iter():
+        observation, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        action = int(game.action_space(agent).sample())
+        if observation["action_mask"].any():
+            assert observation["action_mask"][action] == 1
+            drawn += 1
+        game.step(action)
+    assert drawn > 20
+
+
 def test_a_dead_player_is_no_agent_of_the_deal() -> None:
     game = env(rules=GAMES["french 5 dead player"], dealer=2)
     game.reset(seed=3)
