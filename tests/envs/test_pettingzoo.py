@@ -153,6 +153,23 @@ def test_sampling_an_action_space_without_a_mask_draws_a_legal_action(turns: str
     assert drawn > 20
 
 
+@pytest.mark.parametrize("name", ["french 3", "french 5", "french 5 dead player", "austrian"])
+def test_a_deal_everyone_passes_ends_with_zero_for_everyone(name: str) -> None:
+    game = env(rules=GAMES[name])
+    game.reset(seed=8)
+    ended: dict[str, float] = {}
+    for agent in game.agent_iter():
+        _, reward, terminated, truncated, _ = game.last()
+        if terminated:
+            ended[agent] = reward
+        pass_ = game.deal.parse("pass") if not (terminated or truncated) else None
+        game.step(None if pass_ is None else int(pass_))
+    assert game.deal.outcome.startswith("all passed")
+    assert ended == dict.fromkeys(ended, 0.0) and len(ended) == (
+        4 if "dead" in name else game.encoding.players
+    )
+
+
 def test_a_dead_player_is_no_agent_of_the_deal() -> None:
     game = env(rules=GAMES["french 5 dead player"], dealer=2)
     game.reset(seed=3)
