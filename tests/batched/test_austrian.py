@@ -130,3 +130,24 @@ def test_reset_without_a_seed_deals_the_next_deals() -> None:
         played += batch.scores().tolist()
         batch.reset()
     assert played == random_austrian_deals(rules, 150, seed=3).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_loaded_deal_is_played_as_dealt(name: str) -> None:
+    rules = RULES[name]
+    batch = AustrianBatch(rules, 2, seed=1)
+    for seed in range(20):
+        data = AustrianDeal.new(rules, 0, seed).dealt()
+        batch.load(1, data)
+        assert batch.dealt(1) == data
+        deal = AustrianDeal.from_dealt(rules, 0, data)
+        while not deal.is_over():
+            legal = np.flatnonzero(batch.legal_mask()[1])
+            assert legal.tolist() == [int(a) for a in deal.legal_actions()]
+            deal.apply(deal.legal_actions()[seed % len(legal)])
+            batch.step(
+                np.array([-1 if batch.done()[0] else batch.random_actions()[0], legal[seed % len(legal)]])
+            )
+        assert batch.scores()[1].tolist() == deal.scores()
+    with pytest.raises(ValueError, match=r"^talon: "):
+        batch.load(0, {"hands": data["hands"]})

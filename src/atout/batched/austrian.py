@@ -17,6 +17,7 @@ multiplier and talon, both scorings and both directions of play.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from atout.cards import (
@@ -38,6 +39,7 @@ from atout.engine.austrian.actions import (
     TALON_BASE,
 )
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, STRENGTH, TRULL_MASK
+from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.deal import seat_step
 from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules, RulesError
@@ -155,6 +157,12 @@ def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
         t = pack[j]
         pack[j] = pack[k]
         pack[k] = t
+    _deal_jit(s, opts, pack)
+
+
+def _deal(s: Any, opts: Any, pack: Any) -> None:
+    """Deal an ordered pack of compact cards (top card first) into state row ``s``, as
+    :func:`atout.engine.austrian.cards.deal_pack` does with the dealer at seat 0."""
     for f in range(N_FIELDS):
         s[f] = 0
     step = opts[O_STEP]
@@ -370,6 +378,10 @@ def _reset_all(states: Any, rng: Any, seed: int, first: int, opts: Any) -> None:
         _reset_jit(states[i], rng, i, opts, pack)
 
 
+def _load(s: Any, opts: Any, pack: Any) -> None:
+    _deal_jit(s, opts, pack)
+
+
 def _legal_masks(states: Any, opts: Any, out: Any) -> None:
     out[:] = False
     for i in range(states.shape[0]):
@@ -498,6 +510,7 @@ if AVAILABLE:
     _draw_jit: Any = inline(_draw)
     _seed_jit: Any = inline(_seed)
     _nth_bit_jit: Any = inline(_nth_bit)
+    _deal_jit: Any = inline(_deal)
     _reset_jit: Any = inline(_reset)
     _play_mask_jit: Any = inline(_play_mask)
     _discard_mask_jit: Any = inline(_discard_mask)
@@ -508,6 +521,7 @@ if AVAILABLE:
     _apply_jit: Any = inline(_apply)
     _random_action_jit: Any = inline(_random_action)
     _reset_all_jit: Any = jit(_reset_all)
+    _load_jit: Any = jit(_load)
     _legal_masks_jit: Any = jit(_legal_masks)
     _step_all_jit: Any = jit(_step_all)
     _random_actions_jit: Any = jit(_random_actions)
@@ -591,10 +605,27 @@ class AustrianBatch:
         """(size, 3) int: each seat's score (0 for cancelled deals); valid where :meth:`done`."""
         return self._states[:, F_SCORE : F_SCORE + 3].copy()
 
+    def load(self, index: int, data: Mapping[str, object]) -> None:
+        """Replace deal ``index`` by the dealt cards ``data`` (:meth:`AustrianDeal.dealt`'s format, the
+        dealer at seat 0), to play chosen deals; bad data raises :class:`ValueError` naming the field."""
+        self._check_index(index)
+        deal = AustrianDeal.from_dealt(self.rules, 0, data)
+        step = int(self._options[O_STEP])
+        hands = [[COMPACT_CARD[c] for c in cards_of(hand)] for hand in deal.initial_hands]
+        pack: list[int] = []
+        for packet in range(6):
+            pack += hands[step * (packet % 3 + 1) % 3][8 * (packet // 3) : 8 * (packet // 3) + 8]
+        for half in deal.talon:
+            pack += [COMPACT_CARD[c] for c in cards_of(half)]
+        _load_jit(self._states[index], self._options, np.array(pack, dtype=np.int64))
+
+    def _check_index(self, index: object) -> None:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < self.size:
+            raise ValueError(f"index: must be a deal 0..{self.size - 1}, not {index!r}")
+
     def dealt(self, index: int) -> dict[str, object]:
         """The dealt cards of deal ``index`` as :meth:`AustrianDeal.dealt` gives them."""
-        if not isinstance(index, int) or not 0 <= index < self.size:
-            raise ValueError(f"index: must be a deal 0..{self.size - 1}, not {index!r}")
+        self._check_index(index)
         row = self._states[index]
         return {
             "hands": [str(CardSet(_engine(int(row[F_DEALT + seat])))) for seat in range(3)],

@@ -19,6 +19,7 @@ exchange card, the threshold with no bout, the margin's rounding and the chelem 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from atout.cards import (
@@ -38,7 +39,7 @@ from atout.cards import (
     cards_of,
 )
 from atout.engine import actions
-from atout.engine.two_player import check_two_player_rules
+from atout.engine.two_player import TwoPlayerDeal, check_two_player_rules
 from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules
 
@@ -161,6 +162,12 @@ def _reset(s: Any, rng: Any, i: int, pack: Any) -> None:
         t = pack[j]
         pack[j] = pack[k]
         pack[k] = t
+    _lay_out_jit(s, pack)
+
+
+def _lay_out(s: Any, pack: Any) -> None:
+    """Lay out an ordered pack (top card first) into state row ``s``, as
+    :func:`atout.engine.two_player.deal_layout` does with the dealer at seat 0."""
     for f in range(N_FIELDS):
         s[f] = 0
     n = 0
@@ -424,6 +431,11 @@ def _reset_all(states: Any, rng: Any, seed: int, first: int, opts: Any) -> None:
         _start_jit(states[i], opts)
 
 
+def _load(s: Any, pack: Any, opts: Any) -> None:
+    _lay_out_jit(s, pack)
+    _start_jit(s, opts)
+
+
 def _legal_masks(states: Any, opts: Any, out: Any) -> None:
     out[:] = False
     for i in range(states.shape[0]):
@@ -617,6 +629,7 @@ if AVAILABLE:
     _seed_jit: Any = inline(_seed)
     _nth_bit_jit: Any = inline(_nth_bit)
     _add_jit: Any = inline(_add)
+    _lay_out_jit: Any = inline(_lay_out)
     _reset_jit: Any = inline(_reset)
     _play_masks_jit: Any = inline(_play_masks)
     _half_points_jit: Any = inline(_half_points)
@@ -632,6 +645,7 @@ if AVAILABLE:
     _apply_jit: Any = inline(_apply)
     _random_action_jit: Any = inline(_random_action)
     _reset_all_jit: Any = jit(_reset_all)
+    _load_jit: Any = jit(_load)
     _legal_masks_jit: Any = jit(_legal_masks)
     _step_all_jit: Any = jit(_step_all)
     _random_actions_jit: Any = jit(_random_actions)
@@ -723,10 +737,31 @@ class TwoPlayerBatch:
         """(size, 2) int: each seat's score; valid where :meth:`done`."""
         return self._states[:, F_SCORE : F_SCORE + 2].copy()
 
-    def dealt(self, index: int) -> dict[str, object]:
-        """The layout of deal ``index`` as :meth:`TwoPlayerDeal.dealt` gives it."""
+    def load(self, index: int, data: Mapping[str, object]) -> None:
+        """Replace deal ``index`` by the layout ``data`` (:meth:`TwoPlayerDeal.dealt`'s format, the
+        dealer at seat 0), to play chosen deals; bad data raises :class:`ValueError` naming the field."""
+        self._check_index(index)
+        deal = TwoPlayerDeal.from_dealt(self.rules, 0, data)
+        piles, hands = deal.initial_piles, deal.initial_hands
+        pack = [
+            piles[seat][pile][layer]
+            for layer in range(3)
+            for first in (0, 3)
+            for seat in (1, 0)
+            for pile in range(first, first + 3)
+        ]
+        held = [cards_of(hands[seat]) for seat in (0, 1)]
+        for round_ in range(7):
+            pack += held[1][3 * round_ : 3 * round_ + 3] + held[0][3 * round_ : 3 * round_ + 3]
+        _load_jit(self._states[index], np.array(pack, dtype=np.int64), self._options)
+
+    def _check_index(self, index: object) -> None:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < self.size:
             raise ValueError(f"index: must be a deal 0..{self.size - 1}, not {index!r}")
+
+    def dealt(self, index: int) -> dict[str, object]:
+        """The layout of deal ``index`` as :meth:`TwoPlayerDeal.dealt` gives it."""
+        self._check_index(index)
         row = self._states[index]
         piles = [
             [[card_name(int(row[F_PILES + 18 * seat + 3 * pile + k])) for k in range(3)] for pile in range(6)]
