@@ -50,6 +50,7 @@ from atout.games import Deal, deal_from_dealt
 from atout.presets import preset as preset_of
 from atout.presets import rules_for
 from atout.rules import Rules, RulesError, parse_option_words
+from atout.scoring.summary import austrian_total
 
 FRENCH: Final = "python_atout_french"
 AUSTRIAN: Final = "python_atout_austrian"
@@ -205,18 +206,26 @@ def dealt_data(rules: Rules, slots: Sequence[Sequence[int]]) -> dict[str, object
 def dealt_slots(rules: Rules, deal: Deal) -> list[list[int]]:
     """The slots of a deal's dealt cards in dealing order: the chance actions that deal it."""
     data = deal.dealt()
-
-    def cards(text: object) -> list[int]:
-        words = text.split() if isinstance(text, str) else list(text)  # type: ignore[call-overload]
-        return sorted(parse_card(str(w)) for w in words)
-
     if rules.game == "austrian":
-        return [cards(h) for h in data["hands"]] + [cards(h) for h in data["talon"]]  # type: ignore[attr-defined]
+        return [_cards(h) for h in _items(data["hands"])] + [_cards(h) for h in _items(data["talon"])]
     if rules.players == 2:
-        piles = [[parse_card(n) for n in pile] for seat in data["piles"] for pile in seat]  # type: ignore[attr-defined]
-        return [cards(h) for h in data["hands"]] + piles  # type: ignore[attr-defined]
-    hands = [cards(h) for h in data["hands"] if h]  # type: ignore[attr-defined]
-    return [*hands, cards(data["chien"])]
+        piles = [_cards(pile, keep_order=True) for seat in _items(data["piles"]) for pile in _items(seat)]
+        return [_cards(h) for h in _items(data["hands"])] + piles
+    hands = [_cards(h) for h in _items(data["hands"]) if h]
+    return [*hands, _cards(data["chien"])]
+
+
+def _items(value: object) -> list[object]:
+    if not isinstance(value, list):
+        raise TypeError(f"a dealt record holds lists here, not {value!r}")
+    return value
+
+
+def _cards(value: object, keep_order: bool = False) -> list[int]:
+    """Cards from a card set's text (``"1S 4S T21"``) or a list of names."""
+    words = value.split() if isinstance(value, str) else [str(w) for w in _items(value)]
+    cards = [parse_card(w) for w in words]
+    return cards if keep_order else sorted(cards)
 
 
 # ---------------------------------------------------------------------- bounds
@@ -224,9 +233,11 @@ def score_bound(rules: Rules) -> int:
     """A bound on any seat's score in one deal of these rules (not reached, but never passed)."""
     margin = max(91, rules.threshold_0_oudlers) + rules.round_margin_to
     if rules.game == "austrian":
-        total = 54 + 6 * rules.austrian_jack_value  # the points of the pack, every jack at its value
-        value = 100 + max(4, rules.austrian_solo_multiplier) * max(total, 35)
-        return 2 * value
+        # V = base + k × margin (rule book §5.7): a solo's base, the largest k, the widest margin;
+        # each winner scores V (positive_only), or the declarer ±2V (zero_sum)
+        margin = max(austrian_total(rules) - 35, 35)
+        value = 100 + max(4, rules.austrian_solo_multiplier) * margin
+        return value if rules.austrian_scoring == "positive_only" else 2 * value
     slams = (
         max(rules.slam_announced_made, rules.slam_unannounced_made)
         + rules.slam_announced_failed_penalty
