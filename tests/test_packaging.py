@@ -73,9 +73,10 @@ def test_make_run_installs_only_what_playing_needs(tmp_path: Path) -> None:
 
 
 def test_make_test_installs_what_the_tests_need(tmp_path: Path) -> None:
-    """The dev tools, numba, ray (tests/cli/test_arena_ray.py) and the independent bot, checked by pip."""
+    """The dev tools, numba, ray (tests/cli/test_arena_ray.py), the independent bot and the research
+    environments' packages (tests/envs), checked by pip."""
     plan = _planned("test", tmp_path)
-    assert _extras(plan) == {"dev", "solver-fast", "ray", "magmacrunch"}
+    assert _extras(plan) == {"dev", "solver-fast", "ray", "magmacrunch", "rl"}
     assert "pip check" in plan
     assert "--no-deps" not in plan
     assert re.search(r"atout warm-up$", plan, re.M)  # every kernel, the solver's too
@@ -91,6 +92,12 @@ def test_the_core_requires_no_optional_package() -> None:
     assert optional["ray>=2.9"] == "ray"
     assert optional["numba>=0.60"] == "solver-fast"
     assert optional["magmacrunch-tarot==0.1.1"] == "magmacrunch"
+    assert {name for name, extra in optional.items() if extra == "rl"} == {
+        "open-spiel>=1.5",
+        "pettingzoo>=1.24",
+        "gymnasium>=1.0",
+        "numpy>=1.26",
+    }
 
 
 def test_the_licence_is_mit() -> None:
