@@ -4,7 +4,9 @@ name, on the same duplicate deals, and a command that cannot run is refused in o
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,3 +77,16 @@ def test_a_program_that_answers_nonsense_ends_the_run_in_one_line(atout: Any, tm
     assert result.exit_code == 2
     assert "answered 'play ZZ'" in result.stderr and "not an action" in result.stderr
     assert "Traceback" not in result.output + result.stderr
+
+
+def test_a_bot_in_javascript(atout: Any) -> None:
+    """docs/research.md's bot in another language: examples/bots/highest_card.js under Node.js."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Node.js (node) is missing: the JavaScript bot example cannot be run")
+        pytest.skip("Node.js is not installed")
+    bot = Path(__file__).resolve().parents[2] / "examples" / "bots" / "highest_card.js"
+    report = _report(atout, "--bot-command", shlex.join([node, str(bot)]), "--baseline", "random")
+    assert report["candidate"]["bids"] == {"pass": 3 * 4}
+    assert report["games_played"] == 2 * 3 * 4
