@@ -22,6 +22,7 @@ except ImportError:  # pragma: no cover - the rl extra is installed wherever the
         raise
     pytest.skip("open-spiel is not installed (pip install -e '.[rl]')", allow_module_level=True)
 
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 
 from atout.envs.openspiel import AtoutGame, AtoutState, dealt_slots, view_words
@@ -322,6 +323,21 @@ def test_resampled_states_match_the_view_over_whole_deals(name: str) -> None:
         checked += 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 10
+
+
+def test_openspiel_rl_environment_plays_a_deal() -> None:
+    """OpenSpiel's RL environment (what its DQN, NFSP and policy-gradient agents step) deals by
+    chance, gives each seat its information state tensor and ends with the engine's scores."""
+    env = rl_environment.Environment(_game(GAMES["french 4"]), seed=3)
+    step = env.reset()
+    rng = random.Random(3)
+    while not step.last():
+        player = step.observations["current_player"]
+        assert len(step.observations["info_state"][player]) == env.game.information_state_tensor_size()
+        step = env.step([rng.choice(step.observations["legal_actions"][player])])
+    deal = env.get_state.deal
+    assert deal is not None and deal.is_over()
+    assert step.rewards == ([0.0] * 4 if deal.summary is None else [float(s) for s in deal.scores()])
 
 
 @pytest.mark.parametrize("name", ["french 3", "austrian"])
