@@ -28,6 +28,7 @@ from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 from atout.envs.openspiel import AtoutGame, AtoutState, dealt_slots, view_words
 from atout.games import deal_from_dealt
 from atout.games.twins import kinds_for, lockstep, make_pair
+from atout.presets import PRESETS
 from atout.rules import RulesError
 
 GAMES = {
@@ -62,6 +63,17 @@ def _random_deal(game: AtoutGame, rng: random.Random) -> AtoutState:
 @pytest.mark.parametrize("name", [*GAMES.values(), HOUSE], ids=[*GAMES, "house rules"])
 def test_openspiel_random_simulation_test_passes(name: str) -> None:
     pyspiel.random_sim_test(_game(name), num_sims=3, serialize=True, verbose=False)
+
+
+def test_every_preset_passes_the_random_simulation_test() -> None:
+    for preset in PRESETS:
+        austrian = preset.options.get("game") == "austrian"
+        name = (
+            f"python_atout_austrian(preset={preset.name})"
+            if austrian
+            else f"python_atout_french(preset={preset.name})"
+        )
+        pyspiel.random_sim_test(_game(name), num_sims=1, serialize=False, verbose=False)
 
 
 @pytest.mark.parametrize("name", GAMES.values(), ids=GAMES.keys())
