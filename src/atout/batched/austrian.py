@@ -122,15 +122,25 @@ _STRENGTH_OF: Any = np.array([STRENGTH[c] for c in ENGINE_CARD], dtype=np.int64)
 _SUITS: Any = np.array(SUITS_C, dtype=np.int64) if AVAILABLE else None
 
 
-def _draw(rng: Any, i: int, n: int) -> int:
-    """A uniform integer in [0, n) from deal ``i``'s xorshift64* generator."""
-    x = rng[i]
+def _xorshift(x: Any) -> Any:
+    """The next state of a xorshift64* generator (a ``uint64``)."""
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
-    rng[i] = x
+    return x
+
+
+def _bounded(x: Any, n: int) -> int:
+    """A uniform integer in [0, n) from generator state ``x`` (the xorshift64* output's high bits)."""
     r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
     return int((r * np.uint64(n)) >> np.uint64(32))
+
+
+def _draw(rng: Any, i: int, n: int) -> int:
+    """A uniform integer in [0, n) from deal ``i``'s generator."""
+    x = _xorshift_jit(rng[i])
+    rng[i] = x
+    return _bounded_jit(x, n)  # type: ignore[no-any-return]
 
 
 def _seed(rng: Any, i: int, seed: int, index: int) -> None:
@@ -433,9 +443,11 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
     for i in range(count):
         _seed_jit(rng, 0, seed, i)
         _reset_jit(s, rng, 0, opts, pack)
+        x = rng[0]
         high, declarer, seat = 0, -1, forehand
         for _ in range(3):
-            k = _draw_jit(rng, 0, 3 - high)
+            x = _xorshift_jit(x)
+            k = _bounded_jit(x, 3 - high)
             if k:
                 high, declarer = high + k, seat
             seat = seat + step - 3 if seat + step >= 3 else seat + step
@@ -446,11 +458,13 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
         own = h0 if declarer == 0 else (h1 if declarer == 1 else h2)
         discard, taken = 0, 0
         if high == 1:
-            taken = 1 + _draw_jit(rng, 0, 2)
+            x = _xorshift_jit(x)
+            taken = 1 + _bounded_jit(x, 2)
             own |= s[F_HALF + taken - 1]
             for _ in range(3):
                 legal = own & ~banned
-                bit = np.int64(1) << _nth_bit_jit(legal, _draw_jit(rng, 0, popcount(legal)))
+                x = _xorshift_jit(x)
+                bit = np.int64(1) << _nth_bit_jit(legal, _bounded_jit(x, popcount(legal)))
                 own ^= bit
                 discard |= bit
         if declarer == 0:
@@ -459,7 +473,10 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
             h1 = own
         else:
             h2 = own
-        game = _draw_jit(rng, 0, 2) if game2 else 0
+        game = 0
+        if game2:
+            x = _xorshift_jit(x)
+            game = _bounded_jit(x, 2)
         pile, leader = 0, forehand
         for _ in range(16):
             seat, trick, led, best, best_seat = leader, 0, -1, -1, -1
@@ -479,7 +496,8 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
                                 higher = (trumps >> top) << top
                                 if higher:
                                     legal = higher
-                c = _nth_bit_jit(legal, _draw_jit(rng, 0, popcount(legal)))
+                x = _xorshift_jit(x)
+                c = _nth_bit_jit(legal, _bounded_jit(x, popcount(legal)))
                 bit = np.int64(1) << c
                 if seat == 0:
                     h0 ^= bit
@@ -507,6 +525,8 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
 
 
 if AVAILABLE:
+    _xorshift_jit: Any = inline(_xorshift)
+    _bounded_jit: Any = inline(_bounded)
     _draw_jit: Any = inline(_draw)
     _seed_jit: Any = inline(_seed)
     _nth_bit_jit: Any = inline(_nth_bit)

@@ -119,15 +119,25 @@ def options(rules: Rules) -> tuple[Any, Any]:
 _SUITS: Any = np.array(SUIT_P, dtype=np.int64) if AVAILABLE else None
 
 
-def _draw(rng: Any, i: int, n: int) -> int:
-    """A uniform integer in [0, n) from deal ``i``'s xorshift64* generator."""
-    x = rng[i]
+def _xorshift(x: Any) -> Any:
+    """The next state of a xorshift64* generator (a ``uint64``)."""
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
-    rng[i] = x
+    return x
+
+
+def _bounded(x: Any, n: int) -> int:
+    """A uniform integer in [0, n) from generator state ``x`` (the xorshift64* output's high bits)."""
     r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
     return int((r * np.uint64(n)) >> np.uint64(32))
+
+
+def _draw(rng: Any, i: int, n: int) -> int:
+    """A uniform integer in [0, n) from deal ``i``'s generator."""
+    x = _xorshift_jit(rng[i])
+    rng[i] = x
+    return _bounded_jit(x, n)  # type: ignore[no-any-return]
 
 
 def _seed(rng: Any, i: int, seed: int, index: int) -> None:
@@ -481,15 +491,19 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
     for i in range(count):
         _seed_jit(rng, 0, seed, i)
         _reset_jit(s, rng, 0, pack)
+        x = rng[0]
         for f in range(36):
             pile_of[s[F_PILES + f]] = (f % 18) // 3
         leader, announcer = 1, -1
         if chelem:  # the non-dealer decides, then the dealer if he declined
-            if _draw_jit(rng, 0, 2):
+            x = _xorshift_jit(x)
+            if _bounded_jit(x, 2):
                 announcer = 1
-            elif _draw_jit(rng, 0, 2):
-                announcer = 0
-                leader = 0 if leads else 1
+            else:
+                x = _xorshift_jit(x)
+                if _bounded_jit(x, 2):
+                    announcer = 0
+                    leader = 0 if leads else 1
         hp0, hp1, ht0, ht1 = s[F_HAND_P], s[F_HAND_P + 1], s[F_HAND_T], s[F_HAND_T + 1]
         tp0, tp1, tt0, tt1 = s[F_TOP_P], s[F_TOP_P + 1], s[F_TOP_T], s[F_TOP_T + 1]
         wp0 = wp1 = wt0 = wt1 = 0
@@ -518,7 +532,8 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
                             higher = (trumps >> top) << top
                             legal_p, legal_t = 0, (higher if higher else trumps) | excuse
                 count_p = popcount(legal_p)
-                k = _draw_jit(rng, 0, count_p + popcount(legal_t))
+                x = _xorshift_jit(x)
+                k = _bounded_jit(x, count_p + popcount(legal_t))
                 if k < count_p:
                     card = _nth_bit_jit(legal_p, k)
                     bit = np.int64(1) << card
@@ -625,6 +640,8 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
 
 
 if AVAILABLE:
+    _xorshift_jit: Any = inline(_xorshift)
+    _bounded_jit: Any = inline(_bounded)
     _draw_jit: Any = inline(_draw)
     _seed_jit: Any = inline(_seed)
     _nth_bit_jit: Any = inline(_nth_bit)
