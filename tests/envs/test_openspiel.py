@@ -289,6 +289,7 @@ def _ismcts_deal(name: str, seed: int, simulations: int) -> None:
         ("french 4", 2),
         ("french 4", 3),
         ("french 3", 4),
+        ("french 5", 8),
         ("dead player", 5),
         ("two players", 6),
         ("austrian", 7),
