@@ -162,11 +162,14 @@ def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
     """Shuffle and deal (dealer seat 0) into state row ``s`` with generator ``i``."""
     for c in range(54):
         pack[c] = c
+    x = rng[i]
     for j in range(53, 0, -1):
-        k = _draw_jit(rng, i, j + 1)
+        x = _xorshift_jit(x)
+        k = _bounded_jit(x, j + 1)
         t = pack[j]
         pack[j] = pack[k]
         pack[k] = t
+    rng[i] = x
     _deal_jit(s, opts, pack)
 
 

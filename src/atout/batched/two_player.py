@@ -167,11 +167,14 @@ def _reset(s: Any, rng: Any, i: int, pack: Any) -> None:
     """Shuffle and lay out a deal (dealer seat 0) as :func:`atout.engine.two_player.deal_layout`."""
     for c in range(N_CARDS):
         pack[c] = c
+    x = rng[i]
     for j in range(N_CARDS - 1, 0, -1):
-        k = _draw_jit(rng, i, j + 1)
+        x = _xorshift_jit(x)
+        k = _bounded_jit(x, j + 1)
         t = pack[j]
         pack[j] = pack[k]
         pack[k] = t
+    rng[i] = x
     _lay_out_jit(s, pack)
 
 
