@@ -24,7 +24,7 @@ from atout.engine.worlds.austrian import (
 def sample_world(view: AustrianView, rng: random.Random, tries: int = 20) -> AustrianDeal | None:
     """One deal consistent with ``view``, or ``None`` if ``tries`` dealings found none."""
     try:
-        world = Resampler(view, tries=tries).draw(rng)
+        world = Resampler(view, tries=tries, exact=False).draw(rng)
     except NoWorldError:
         return None
     assert isinstance(world, AustrianDeal)

@@ -10,8 +10,9 @@ poignées, misères, the écart rules (no king, trumps only face up), the called
 the 2-player piles, the Austrian talon halves and discard, the dead player (:mod:`.inference`,
 :mod:`.french`, :mod:`.dead_player`, :mod:`.two_player`, :mod:`.austrian`).
 
-The hidden cards are dealt group by group, cards with the fewest places first (:mod:`.places`):
-uniform when the constraints leave each card its own set of places, close to uniform otherwise.
+The hidden cards are dealt uniformly among the dealings the layout allows, counted exactly
+(:mod:`.uniform`; the rare layout too large to count is dealt close to uniformly, :mod:`.places`).
+Every world drawn is then replayed and checked against the view.
 A ``weigher`` (e.g. a bot's judgement of how likely the bids were with those hands) reweighs the
 worlds by rejection: each drawn world is kept with probability ``weigher(hands)``, ``hands``
 its dealt hands by seat.
@@ -39,6 +40,7 @@ from atout.engine.two_player import TwoPlayerDeal, TwoPlayerView
 from atout.engine.view import PUBLIC_SEAT, SeatView
 from atout.engine.worlds import austrian, dead_player, french, two_player
 from atout.engine.worlds.places import Places, deal_hidden
+from atout.engine.worlds.uniform import TooLongToCount, UniformDealer
 
 World = FrenchDeal | DeadPlayerDeal | TwoPlayerDeal | AustrianDeal
 """A whole deal of any game (the engine's class for it)."""
@@ -61,10 +63,16 @@ class NoWorldError(ValueError):
 class Resampler:
     """Draws worlds for one view: the layout is read once, each :meth:`draw` deals anew."""
 
-    def __init__(self, view: AnyView, *, weigher: Weigher | None = None, tries: int = TRIES) -> None:
+    def __init__(
+        self, view: AnyView, *, weigher: Weigher | None = None, tries: int = TRIES, exact: bool = True
+    ) -> None:
+        """``exact``: each dealing the layout allows equally likely (:mod:`.uniform`); else the
+        quicker, close to uniform :func:`~.places.deal_hidden`."""
         self.view = view
         self.weigher = weigher
         self.tries = tries
+        self.exact = exact
+        self._uniform: UniformDealer | None = None
         self.layout: Places
         self._rebuild: Callable[[list[int], random.Random], World | None]
         try:
@@ -112,13 +120,23 @@ class Resampler:
 
     def _consistent(self, rng: random.Random) -> World:
         for _ in range(self.tries):
-            dealt = deal_hidden(self.layout, rng)
+            dealt = self._dealt(rng)
             if dealt is None:
                 break
             world = self._rebuild(dealt, rng)
             if world is not None:
                 return world
         raise NoWorldError(f"no deal matches {_whose(self.view)} view (after {self.tries} dealings)")
+
+    def _dealt(self, rng: random.Random) -> list[int] | None:
+        if self.exact:
+            try:
+                if self._uniform is None:
+                    self._uniform = UniformDealer(self.layout)
+                return self._uniform.deal(rng)
+            except TooLongToCount:
+                self.exact = False
+        return deal_hidden(self.layout, rng)
 
 
 def sample_world(view: AnyView, rng: random.Random, *, weigher: Weigher | None = None) -> World:

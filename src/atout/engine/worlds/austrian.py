@@ -208,7 +208,10 @@ def _replay(deal: AustrianDeal, view: AustrianView, hidden_discards: int) -> Non
     if view.seat == view.declarer:
         discards = [e.card for e in view.events if e.kind == "discard"]
     else:
-        discards = cards_of(hidden_discards) + [e.card for e in view.events if e.kind == "discard_shown"]
+        shown = [e.card for e in view.events if e.kind == "discard_shown"]
+        # the discard shown at the end, or its face-down cards dealt: the cards not shown face up
+        unseen = (hidden_discards | view.discard) & ~sum(BIT[c] for c in shown)
+        discards = cards_of(unseen) + shown
     plays = [c for t in view.tricks for _, c in t.plays] + [c for _, c in view.trick]
     bid_i = discard_i = play_i = 0
     while True:  # until the view's last action: its moment may be any phase
@@ -236,6 +239,8 @@ def _replay(deal: AustrianDeal, view: AustrianView, hidden_discards: int) -> Non
             if view.game_type not in GAME_TYPES:
                 return
             action = GAME_BASE + GAME_TYPES.index(view.game_type)
+        elif phase == "end":
+            return
         else:
             raise ValueError(f"the replay reached the {phase} phase")
         deal.apply(action)

@@ -73,7 +73,7 @@ def rebuild_dead(view: SeatView, inner: SeatView, layout: Layout, dealt: list[in
             world.apply(action)
     except (ValueError, IllegalActionError):
         return None
-    if world.view(view.seat) != view:
+    if (world.public_view() if view.seat == PUBLIC_SEAT else world.view(view.seat)) != view:
         return None
     return world
 

@@ -110,15 +110,18 @@ def layout_of(view: SeatView) -> Layout:
         for s in range(n):
             if s != taker:
                 allowed[s] &= ~held  # in the taker's hand, or in his écart
-    if contract in CHIEN_TAKEN and taker is not None:
-        if view.chien is not None and taker != me:
+    if contract in CHIEN_TAKEN and taker is not None and view.chien is not None:
+        if taker != me:
             for s in range(n):
                 if s != taker:
                     allowed[s] &= ~view.chien
             extra, extra_size = "ecart", chien_size - ecart_known.bit_count()
             extra_allowed = hidden & DISCARDABLE_PLAIN
-    elif view.chien is None:  # unseen: in a garde sans or contre, or before the bids end
+    elif view.chien is None:  # unseen: in a garde sans or contre, or before it is shown
         extra, extra_size, extra_allowed = "chien", chien_size, hidden & ~held
+    else:  # shown at the end of a garde sans or contre: in no hand
+        hidden &= ~view.chien
+        allowed = [a & ~view.chien for a in allowed]
     in_hand = HAND_SIZE[n]
     sizes = [in_hand - played_by[s].bit_count() - known[s].bit_count() for s in range(n)]
     if me != PUBLIC_SEAT:
@@ -253,12 +256,10 @@ def replay(
         discards = [e.card for e in view.events if e.kind == "discard"]
     else:
         shown = [e.card for e in view.events if e.kind == "discard_shown"]
+        # the écart shown at the end, or the hidden discards dealt: the cards not shown face up
+        unseen = cards_of((hidden_discards | ecart) & ~sum(BIT[c] for c in shown))
         # at the écart, the hidden discards show nowhere: the shown ones first
-        discards = (
-            shown + cards_of(hidden_discards)
-            if view.phase == "discard"
-            else cards_of(hidden_discards) + shown
-        )
+        discards = shown + unseen if view.phase == "discard" else unseen + shown
     if ecart and sum(BIT[c] for c in discards) != ecart:
         raise ValueError("the écart does not match")
     poignee = {s: POIGNEE_NAMES.index(level) for s, level, _ in view.poignees}
