@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from atout.batched import BatchedDeals, random_deals
 from atout.batched.austrian import AVAILABLE, AustrianBatch, random_austrian_deals
 from atout.engine.austrian.actions import N_AUSTRIAN_ACTIONS
 from atout.engine.austrian.deal import AustrianDeal
@@ -151,3 +152,13 @@ def test_a_loaded_deal_is_played_as_dealt(name: str) -> None:
         assert batch.scores()[1].tolist() == deal.scores()
     with pytest.raises(ValueError, match=r"^talon: "):
         batch.load(0, {"hands": data["hands"]})
+
+
+def test_batched_deals_play_austrian_tarock() -> None:
+    rules = rules_for("tarock")
+    deals = BatchedDeals(rules, 64, seed=2)
+    assert (deals.players, deals.action_count) == (3, N_AUSTRIAN_ACTIONS)
+    while not deals.done().all():
+        deals.step(deals.random_actions())
+    assert deals.scores().tolist() == random_deals(rules, 64, seed=2).tolist()
+    assert deals.scores().shape == (64, 3) and (deals.current_player() == -1).all()

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from atout.batched import BatchedDeals, random_deals
 from atout.batched.two_player import AVAILABLE, TwoPlayerBatch, random_two_player_deals
 from atout.cards import EXCUSE, PETIT, CardSet, card_name, parse_card
 from atout.engine.actions import N_ACTIONS
@@ -214,3 +215,13 @@ def test_a_bad_layout_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match=r"^index: "):
         batch.load(1, data)
     assert batch.dealt(0) == data
+
+
+def test_batched_deals_play_the_2_player_game() -> None:
+    rules = Rules(players=2)
+    deals = BatchedDeals(rules, 64, seed=2)
+    assert (deals.players, deals.action_count) == (2, N_ACTIONS)
+    while not deals.done().all():
+        deals.step(deals.random_actions())
+    assert deals.scores().tolist() == random_deals(rules, 64, seed=2).tolist()
+    assert (deals.scores().sum(axis=1) == 0).all() and not deals.cancelled().any()
