@@ -105,6 +105,17 @@ class BatchedDeals:
         deal's own random stream: stepping with these plays the deals :func:`random_deals` plays."""
         return self._impl.random_actions()  # type: ignore[no-any-return]
 
+    def play_out(self) -> None:
+        """Finish every deal with uniformly random legal actions: what stepping with
+        :meth:`random_actions` until every deal is done plays, in one compiled call where the
+        game's backend has one."""
+        finish = getattr(self._impl, "play_out", None)
+        if finish is not None:
+            finish()
+            return
+        while not self._impl.done().all():
+            self._impl.step(self._impl.random_actions())
+
     def done(self) -> np.ndarray:
         """Whether each deal is over (played or cancelled); shape ``(size,)``."""
         return self._impl.done()  # type: ignore[no-any-return]

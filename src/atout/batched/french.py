@@ -41,9 +41,10 @@ from atout.engine.actions import (
     POIGNEE_BASE,
     SHOW_DEFAULT_ID,
 )
-from atout.engine.dead_player import check_dead_player_rules
+from atout.engine.dead_player import DeadPlayerDeal, check_dead_player_rules
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, seat_step
-from atout.engine.french import check_engine_rules
+from atout.engine.french import FrenchDeal, check_engine_rules
+from atout.games import deal_from_dealt
 from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules, RulesError
 
@@ -270,7 +271,7 @@ def _is_petit_sec(t: int, opts: Any) -> bool:
 
 
 def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
-    """Shuffle and deal into state row ``s`` with generator ``i``; a petit sec ends the deal."""
+    """Shuffle and deal into state row ``s`` with generator ``i``, and start the deal."""
     for c in range(78):
         pack[c] = c
     for j in range(77, 0, -1):
@@ -278,8 +279,6 @@ def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
         t = pack[j]
         pack[j] = pack[k]
         pack[k] = t
-    for f in range(N_FIELDS):
-        s[f] = 0
     n = opts[O_N]
     size = opts[O_TRICKS]
     for seat in range(n + 1):  # seat n: the chien
@@ -296,10 +295,22 @@ def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
             s[F_CHIEN_P] = p
             s[F_CHIEN_T] = t
         else:
-            s[F_HAND_P + seat] = p
-            s[F_HAND_T + seat] = t
             s[F_DEALT_P + seat] = p
             s[F_DEALT_T + seat] = t
+    _start_jit(s, opts)
+
+
+def _start(s: Any, opts: Any) -> None:
+    """Start the deal of row ``s`` from its dealt cards (the dealt hands and the chien); a petit
+    sec ends it at once (rule book §3.3)."""
+    n = opts[O_N]
+    for f in range(F_CHIEN_P):
+        s[f] = 0
+    for f in range(F_POIGNEE, N_FIELDS):
+        s[f] = 0
+    for seat in range(5):
+        s[F_HAND_P + seat] = s[F_DEALT_P + seat] if seat < n else 0
+        s[F_HAND_T + seat] = s[F_DEALT_T + seat] if seat < n else 0
     s[F_TAKER] = -1
     s[F_CALLED] = -1
     s[F_PARTNER] = -1
@@ -946,6 +957,23 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
     _finish_deal(s, opts)
 
 
+def _play_out(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t: Any) -> None:
+    """Finish deal ``i`` with uniformly random legal actions: what stepping it with
+    :func:`_random_action` does, the tricks after the first played in registers."""
+    while s[F_PHASE] != END:
+        if s[F_PHASE] == PLAY and s[F_TRICK_NO] > 0 and s[F_TRICK_COUNT] == 0:
+            _random_card_play_jit(s, rng, i, opts, hands_p, hands_t)
+            return
+        _apply_jit(s, _random_action_jit(s, rng, i, opts), opts)
+
+
+def _play_out_all(states: Any, rng: Any, opts: Any) -> None:
+    hands_p = np.empty(5, dtype=np.int64)
+    hands_t = np.empty(5, dtype=np.int64)
+    for i in range(states.shape[0]):
+        _play_out_jit(states[i], rng, i, opts, hands_p, hands_t)
+
+
 def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
     """``count`` whole deals with random legal actions; each seat's score into ``out``."""
     s = np.empty(N_FIELDS, dtype=np.int64)
@@ -957,11 +985,7 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
     for d in range(count):
         _seed_jit(rng, 0, seed, d)
         _reset_jit(s, rng, 0, opts, pack)
-        while s[F_PHASE] != END:
-            if s[F_PHASE] == PLAY and s[F_TRICK_NO] > 0 and s[F_TRICK_COUNT] == 0:
-                _random_card_play_jit(s, rng, 0, opts, hands_p, hands_t)
-                break
-            _apply_jit(s, _random_action_jit(s, rng, 0, opts), opts)
+        _play_out_jit(s, rng, 0, opts, hands_p, hands_t)
         for seat in range(table):
             out[d, seat] = s[F_SCORE + seat]
 
@@ -973,6 +997,7 @@ if AVAILABLE:
     _half_points = inline(_half_points)
     _is_petit_sec = inline(_is_petit_sec)
     _end = inline(_end)
+    _start_jit: Any = jit(_start)
     _reset_jit: Any = inline(_reset)
     _biddable_jit: Any = inline(_biddable)
     _biddable = _biddable_jit
@@ -1007,6 +1032,8 @@ if AVAILABLE:
     _step_all_jit: Any = jit(_step_all)
     _random_actions_jit: Any = jit(_random_actions)
     _random_card_play_jit: Any = inline(_random_card_play)
+    _play_out_jit: Any = inline(_play_out)
+    _play_out_all_jit: Any = jit(_play_out_all)
     _random_deals_jit: Any = jit(_random_deals)
 
 
@@ -1050,6 +1077,23 @@ class FrenchBatch:
             self._seed, self._first = seed, 0
         self._reset()
 
+    def load_dealt(self, index: int, data: dict[str, object]) -> None:
+        """Start deal ``index`` again from chosen cards, given as the engine's ``dealt()`` gives
+        them (checked as :func:`atout.games.deal_from_dealt` checks them); its random stream goes on."""
+        if not 0 <= index < self.size:
+            raise ValueError(f"index must be a deal number from 0 to {self.size - 1}, not {index!r}")
+        deal = deal_from_dealt(self.rules, 0, data)
+        inner = deal.inner if isinstance(deal, DeadPlayerDeal) else deal
+        assert isinstance(inner, FrenchDeal)
+        row = self._states[index]
+        row[:] = 0
+        for seat, hand in enumerate(inner.initial_hands):
+            row[F_DEALT_P + seat] = hand & PLAIN
+            row[F_DEALT_T + seat] = hand >> 56
+        row[F_CHIEN_P] = inner.initial_chien & PLAIN
+        row[F_CHIEN_T] = inner.initial_chien >> 56
+        _start_jit(row, self._options)
+
     def current_player(self) -> Any:
         """The table seat to act in each deal, -1 when it is over."""
         inner = self._states[:, F_PLAYER]
@@ -1083,6 +1127,11 @@ class FrenchBatch:
         _random_actions_jit(self._states, self._rng, self._options, out)
         return out
 
+    def play_out(self) -> None:
+        """Finish every deal with uniformly random legal actions in one compiled call: the very
+        deals that stepping with :meth:`random_actions` until all are done plays."""
+        _play_out_all_jit(self._states, self._rng, self._options)
+
     def done(self) -> Any:
         """(size,) bool: which deals are over."""
         return self._states[:, F_PHASE] == END
@@ -1106,6 +1155,18 @@ class FrenchBatch:
         return {"hands": hands, "chien": _names(row[F_CHIEN_P], row[F_CHIEN_T])}
 
 
+def warm_up() -> None:
+    """Compile every kernel Python calls into numba's on-disk cache (a few deals of each table)."""
+    for rules in (Rules(players=3), Rules(players=4), Rules(players=5, five_player_mode="dead_player")):
+        batch = FrenchBatch(rules, 2, seed=1)
+        batch.legal_mask()
+        batch.step(batch.random_actions())
+        batch.load_dealt(0, batch.dealt(1))
+        batch.play_out()
+        batch.reset()
+        random_french_deals(rules, 2, seed=1)
+
+
 def random_french_deals(rules: Rules, count: int, seed: int = 0) -> Any:
     """``count`` French Tarot deals with uniformly random legal actions, played in one compiled
     call: each table seat's score, shape ``(count, players)``."""
@@ -1113,3 +1174,6 @@ def random_french_deals(rules: Rules, count: int, seed: int = 0) -> Any:
     out = np.zeros((count, rules.players), dtype=np.int64)
     _random_deals_jit(count, seed, options(rules), out)
     return out
+
+
+__all__ = ["AVAILABLE", "FrenchBatch", "check_rules", "options", "random_french_deals", "warm_up"]
