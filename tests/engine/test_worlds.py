@@ -30,7 +30,7 @@ from atout.engine.view import PUBLIC_SEAT
 from atout.engine.wire import View, view_from_json, view_to_json
 from atout.engine.worlds import NoWorldError, Resampler, dealt_hands, sample_world
 from atout.engine.worlds.uniform import UniformDealer
-from atout.games import Deal, broken_invariants, new_deal, playing_seats
+from atout.games import Deal, broken_invariants, deal_from_dealt, new_deal, playing_seats
 from atout.presets import rules_for
 from atout.rules import Rules
 
@@ -74,10 +74,19 @@ def moments(rules: Rules, seed: int, stride: int, choose: Chooser) -> Iterator[t
         step += 1
 
 
+def seen(deal: Deal, seat: int) -> View:
+    return deal.public_view() if seat == PUBLIC_SEAT else deal.view(seat)
+
+
 def check_world(world: Deal, view: View, seat: int, deal_class: type, rng: random.Random) -> None:
+    """The world is of the game's class, shows the seat its view, replays from its dealt cards
+    by its history, and plays out to a deal with no broken invariant."""
     assert type(world) is deal_class
-    shown = world.public_view() if seat == PUBLIC_SEAT else world.view(seat)
-    assert shown == view
+    assert seen(world, seat) == view
+    replayed = deal_from_dealt(world.rules, world.dealer, world.dealt())
+    for action in world.history:
+        replayed.apply(action)
+    assert seen(replayed, seat) == view
     world.play_out(rng)
     assert world.is_over()
     assert broken_invariants(world) == []
