@@ -225,6 +225,30 @@ def test_a_void_shown_by_play_is_respected() -> None:
     pytest.fail("no void shown in 40 deals")
 
 
+def test_a_2_player_void_empties_the_hand_not_the_face_down_piles() -> None:
+    rng = random.Random(6)
+    for seed in range(40):
+        deal = new_deal(Rules(players=2), dealer=0, rng=seed)
+        while len(deal.tricks) < 8:
+            deal.apply(random_action(deal, rng))
+        view = deal.view(0)
+        voids = [
+            (seat, SUIT_OF[led])
+            for trick in view.tricks
+            for (_, led), (seat, card) in [trick.plays]
+            if seat == 1 and EXCUSE not in (led, card) and SUIT_OF[card] != SUIT_OF[led]
+        ]
+        if not voids:
+            continue
+        seat, suit = voids[0]
+        for _ in range(10):
+            world = sample_world(view, rng)
+            assert isinstance(world, TwoPlayerDeal)
+            assert world.hands[seat] & SUIT_MASKS[suit] == 0
+        return
+    pytest.fail("no 2-player void shown in 40 deals")
+
+
 def test_a_weigher_reweighs_the_worlds() -> None:
     deal = new_deal(Rules(players=4), dealer=0, rng=9)
     view = deal.view(1)
@@ -247,6 +271,9 @@ def test_a_view_no_deal_can_show_is_refused_in_one_line() -> None:
         Resampler(impossible, tries=20).draw(rng)
     assert "seat 1's view" in str(refused.value)
     assert "\n" not in str(refused.value)
+    piles = TwoPlayerDeal.new(Rules(players=2), dealer=0, rng=2).view(1)
+    with pytest.raises(NoWorldError, match=r"^seat 2's view comes from no deal: a pile without"):
+        sample_world(dataclasses.replace(piles, own_tops=(None,) * 6), rng)
     with pytest.raises(TypeError, match="not a seat's view"):
         sample_world("a view", rng)  # type: ignore[arg-type]
 

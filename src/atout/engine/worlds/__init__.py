@@ -77,7 +77,7 @@ class Resampler:
         self._rebuild: Callable[[list[int], random.Random], World | None]
         try:
             self._read(view)
-        except two_player.InconsistentView as problem:
+        except (ValueError, IndexError, KeyError) as problem:  # a view made up, not a deal's
             raise NoWorldError(f"{_whose(view)} view comes from no deal: {problem}") from None
 
     def _read(self, view: AnyView) -> None:
