@@ -108,6 +108,17 @@ def test_every_world_shows_the_seat_its_view_over_whole_deals(game: str) -> None
     assert checked > 30
 
 
+@pytest.mark.parametrize("game", ["french-5-called-king", "austrian"])
+def test_the_quicker_dealing_too_gives_worlds_of_the_view(game: str) -> None:
+    # the dealing used when a layout is too large to count (and by the expert bot for Austrian)
+    rules, deal_class = GAMES[game]
+    rng = random.Random(7)
+    for deal, view, seat in moments(rules, 7, stride=9, choose=random_action):
+        resampler = Resampler(view, exact=False)
+        check_world(resampler.draw(rng), view, seat, deal_class, rng)
+        assert deal.view(seat) == view
+
+
 @pytest.mark.parametrize("game", ["french-4-misere", "french-5-dead-player", "two-player", "austrian"])
 def test_a_spectators_public_view_resamples_too(game: str) -> None:
     rules, deal_class = GAMES[game]
