@@ -51,8 +51,9 @@ CardPlayer = Callable[[FrenchDeal, int], None]
 class Layout:
     """Where the cards a seat cannot see may be.
 
-    Places are the seats ``0..n-1`` and, last, an extra place: the chien (garde sans or contre),
-    or the hidden part of the écart (another seat took the chien), or nothing (size 0).
+    Places are the seats ``0..n-1`` and, last, an extra place: the chien while unseen (before it
+    is shown, or in a garde sans or contre), or the hidden part of the écart (another seat took
+    the chien), or nothing (size 0).
     """
 
     seat: int
