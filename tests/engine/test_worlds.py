@@ -20,13 +20,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from atout.bots.expert.likelihood import bid_weigher
 from atout.bots.rules import RulesBot
 from atout.cards import BIT, EXCUSE, N_CARDS, SUIT_MASKS, SUIT_OF, TRUMP, cards_of
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.dead_player import DeadPlayerDeal
 from atout.engine.french import FrenchDeal
 from atout.engine.two_player import TwoPlayerDeal
-from atout.engine.view import PUBLIC_SEAT
+from atout.engine.view import PUBLIC_SEAT, SeatView
 from atout.engine.wire import View, view_from_json, view_to_json
 from atout.engine.worlds import NoWorldError, Resampler, dealt_hands, sample_world
 from atout.engine.worlds.uniform import UniformDealer
@@ -268,6 +269,17 @@ def test_a_weigher_reweighs_the_worlds() -> None:
     for _ in range(20):
         world = sample_world(view, rng, weigher=lambda hands: float(hands[3] >> card & 1))
         assert dealt_hands(world)[3] >> card & 1
+
+
+def test_the_expert_bots_bid_weigher_plugs_in() -> None:
+    deal = new_deal(Rules(players=4), dealer=0, rng=3)
+    rng = random.Random(1)
+    while len(deal.tricks) < 1:
+        deal.apply(random_action(deal, rng))
+    view = deal.view(2)
+    assert isinstance(view, SeatView)
+    world = sample_world(view, rng, weigher=bid_weigher(view))
+    check_world(world, view, 2, FrenchDeal, rng)
 
 
 def test_a_view_no_deal_can_show_is_refused_in_one_line() -> None:
