@@ -670,4 +670,19 @@ def random_austrian_deals(rules: Rules, count: int, seed: int = 0) -> Any:
     return out
 
 
-__all__ = ["AVAILABLE", "AustrianBatch", "check_rules", "random_austrian_deals"]
+def warm_up() -> None:
+    """Compile every kernel Python calls (or load it from numba's cache)."""
+    if not AVAILABLE:
+        return
+    from atout.presets import rules_for
+
+    rules = rules_for("tarock")
+    batch = AustrianBatch(rules, 2, seed=1)
+    batch.legal_mask()
+    batch.step(batch.random_actions())
+    batch.load(0, batch.dealt(1))
+    batch.reset()
+    random_austrian_deals(rules, 2, seed=1)
+
+
+__all__ = ["AVAILABLE", "AustrianBatch", "check_rules", "random_austrian_deals", "warm_up"]

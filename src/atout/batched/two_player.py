@@ -653,10 +653,10 @@ if AVAILABLE:
     _reset_jit: Any = inline(_reset)
     _play_masks_jit: Any = inline(_play_masks)
     _half_points_jit: Any = inline(_half_points)
-    _pay_debt_jit: Any = jit(_pay_debt)
+    _pay_debt_jit: Any = inline(_pay_debt)
     _slam_jit: Any = inline(_slam)
     _threshold_jit: Any = inline(_threshold)
-    _finish_jit: Any = jit(_finish)
+    _finish_jit: Any = inline(_finish)
     _finish_trick_jit: Any = inline(_finish_trick)
     _play_jit: Any = inline(_play)
     _decide_chelem_jit: Any = inline(_decide_chelem)
@@ -806,4 +806,18 @@ def random_two_player_deals(rules: Rules, count: int, seed: int = 0) -> Any:
     return out
 
 
-__all__ = ["AVAILABLE", "TwoPlayerBatch", "random_two_player_deals"]
+def warm_up() -> None:
+    """Compile every kernel Python calls (or load it from numba's cache)."""
+    if not AVAILABLE:
+        return
+
+    rules = Rules(players=2)
+    batch = TwoPlayerBatch(rules, 2, seed=1)
+    batch.legal_mask()
+    batch.step(batch.random_actions())
+    batch.load(0, batch.dealt(1))
+    batch.reset()
+    random_two_player_deals(rules, 2, seed=1)
+
+
+__all__ = ["AVAILABLE", "TwoPlayerBatch", "random_two_player_deals", "warm_up"]
