@@ -30,7 +30,7 @@ from atout.engine.two_player import TwoPlayerDeal
 from atout.engine.view import PUBLIC_SEAT, SeatView
 from atout.engine.wire import View, view_from_json, view_to_json
 from atout.engine.worlds import NoWorldError, Resampler, dealt_hands, sample_world
-from atout.engine.worlds.uniform import UniformDealer
+from atout.engine.worlds.uniform import Dealer, StepwiseDealer, UniformDealer
 from atout.games import Deal, broken_invariants, deal_from_dealt, new_deal, playing_seats
 from atout.presets import rules_for
 from atout.rules import Rules
@@ -166,8 +166,9 @@ class SmallLayout:
     allowed: tuple[int, ...]
 
 
-def test_dealings_are_uniform_where_constraints_overlap() -> None:
-    # six cards, three places of two; card 0 only in place 0, cards 1-2 not in place 2: a dealer
+@pytest.mark.parametrize("dealer_class", [UniformDealer, StepwiseDealer])
+def test_dealings_are_uniform_where_constraints_overlap(dealer_class: type[Dealer]) -> None:
+    # six cards, three places of two; card 0 not in place 1, cards 1-2 not in place 2: a dealer
     # that deals the most constrained cards first without counting would favour some dealings
     cards = range(6)
     allowed = (0b111111, 0b111110, 0b111001)
@@ -178,8 +179,13 @@ def test_dealings_are_uniform_where_constraints_overlap() -> None:
             allowed[p] >> c & 1 for c, p in zip(cards, places, strict=True)
         ):
             dealings.append(places)
-    dealer = UniformDealer(layout)
-    assert dealer.count(0, layout.sizes) == len(dealings)
+    dealer = dealer_class(layout)
+    counted = (
+        dealer.count(0, layout.sizes)
+        if isinstance(dealer, UniformDealer)
+        else dealer.count(0, 0, len(dealer.groups[0][1]), layout.sizes)
+    )
+    assert counted == len(dealings)
     rng = random.Random(1)
     draws = 200 * len(dealings)
     counts: Counter[object] = Counter()

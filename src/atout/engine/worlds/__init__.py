@@ -40,7 +40,7 @@ from atout.engine.two_player import TwoPlayerDeal, TwoPlayerView
 from atout.engine.view import PUBLIC_SEAT, SeatView
 from atout.engine.worlds import austrian, dead_player, french, two_player
 from atout.engine.worlds.places import Places, deal_hidden
-from atout.engine.worlds.uniform import TooLongToCount, UniformDealer
+from atout.engine.worlds.uniform import Dealer, TooLongToCount, uniform_dealer
 
 World = FrenchDeal | DeadPlayerDeal | TwoPlayerDeal | AustrianDeal
 """A whole deal of any game (the engine's class for it)."""
@@ -72,7 +72,7 @@ class Resampler:
         self.weigher = weigher
         self.tries = tries
         self.exact = exact
-        self._uniform: UniformDealer | None = None
+        self._uniform: Dealer | None = None
         self.layout: Places
         self._rebuild: Callable[[list[int], random.Random], World | None]
         try:
@@ -132,7 +132,7 @@ class Resampler:
         if self.exact:
             try:
                 if self._uniform is None:
-                    self._uniform = UniformDealer(self.layout)
+                    self._uniform = uniform_dealer(self.layout)
                 return self._uniform.deal(rng)
             except TooLongToCount:
                 self.exact = False

@@ -5,15 +5,18 @@ The hidden cards fall into groups, each the cards that may go to the same places
 exactly (a group of ``c`` cards split ``k`` among its places in ``c! / prod(k!)`` ways), then
 deals group by group, each split drawn in proportion to the dealings it leaves for the groups
 after it: every dealing the layout allows is equally likely. The counts are kept per layout, so
-that many dealings of one view cost little after the first. A layout whose count would take too
-long (more than :data:`WORK` splits to weigh) is left to :func:`~.places.deal_hidden`, close to uniform.
+that many dealings of one view cost little after the first. Where the groups' splits are too many
+to weigh (more than :data:`WORK`), :class:`StepwiseDealer` counts the same dealings a place at a
+time (a group's cards shared out one place after the other: more positions, fewer ways from each);
+:func:`uniform_dealer` picks. A layout too large for both (more than :data:`STEPS` positions) is
+left to :func:`~.places.deal_hidden`, close to uniform.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from math import factorial
+from math import comb, factorial
 
 from atout.cards import BIT
 from atout.engine.worlds.places import Places, card_groups
@@ -21,12 +24,15 @@ from atout.engine.worlds.places import Places, card_groups
 WORK = 20_000
 """Most splits weighed while counting one layout's dealings before giving up on counting."""
 
+STEPS = 30_000
+"""Most counting positions of :class:`StepwiseDealer` for one layout before giving up on counting."""
+
 Room = tuple[int, ...]
 Split = tuple[int, ...]
 
 
 class TooLongToCount(Exception):
-    """Counting the layout's dealings would weigh more than :data:`WORK` splits."""
+    """Counting the layout's dealings would take too long (:data:`WORK`, :data:`STEPS`)."""
 
 
 class UniformDealer:
@@ -131,6 +137,110 @@ class UniformDealer:
         return splits, cumulative
 
 
+class StepwiseDealer:
+    """:class:`UniformDealer`'s dealings, counted a place at a time: each group's cards are shared
+    out among its places one after the other (``comb(left, k)`` ways to give ``k`` of the ``left``
+    cards to the next place), so that a position is (group, place of it, cards left, room left)."""
+
+    def __init__(self, layout: Places) -> None:
+        groups = card_groups(layout.hidden, layout.allowed)
+        self.sizes = layout.sizes
+        self.feasible = groups is not None and sum(layout.sizes) == layout.hidden.bit_count()
+        self.groups = groups or []
+        self._counts: dict[tuple[int, int, int, Room], int] = {}
+        self._open: list[int] = [0] * (len(self.groups) + 1)
+        for index in range(len(self.groups) - 1, -1, -1):
+            self._open[index] = self._open[index + 1] | sum(1 << p for p in self.groups[index][0])
+        if self.feasible:
+            self.feasible = self.count(0, 0, self._cards(0), tuple(self.sizes)) > 0
+
+    def _cards(self, group: int) -> int:
+        return len(self.groups[group][1]) if group < len(self.groups) else 0
+
+    def count(self, group: int, step: int, left: int, room: Room) -> int:
+        """How many ways the ``left`` cards of ``group`` go to its places from ``step`` on, and the
+        later groups fill what is left of ``room``."""
+        if group == len(self.groups):
+            return int(not any(room))
+        key = (group, step, left, room)
+        found = self._counts.get(key)
+        if found is not None:
+            return found
+        if len(self._counts) >= STEPS:
+            raise TooLongToCount
+        total = sum(ways * self.count(*after) for _, ways, after in self._moves(group, step, left, room))
+        self._counts[key] = total
+        return total
+
+    def _moves(
+        self, group: int, step: int, left: int, room: Room
+    ) -> Iterator[tuple[int, int, tuple[int, int, int, Room]]]:
+        """Each ``k`` cards the place at ``step`` may take, the ways to pick them, and the
+        position after."""
+        places = self.groups[group][0]
+        place = places[step]
+        last = step == len(places) - 1
+        if last:
+            takes: Iterator[int] | list[int] = [left] if left <= room[place] else []
+        else:
+            later = sum(room[p] for p in places[step + 1 :])
+            takes = iter(range(max(0, left - later), min(left, room[place]) + 1))
+        for k in takes:
+            rest = list(room)
+            rest[place] -= k
+            after_room = tuple(rest)
+            if not last:
+                yield k, comb(left, k), (group, step + 1, left - k, after_room)
+                continue
+            still_open = self._open[group + 1]
+            if any(r and not still_open >> p & 1 for p, r in enumerate(after_room)):
+                continue  # a place no later group may fill is not full
+            yield k, 1, (group + 1, 0, self._cards(group + 1), after_room)
+
+    def deal(self, rng: random.Random) -> list[int] | None:
+        """As :meth:`UniformDealer.deal`."""
+        if not self.feasible:
+            return None
+        room = tuple(self.sizes)
+        masks = [0] * len(room)
+        for group, (places, cards) in enumerate(self.groups):
+            left = len(cards)
+            shuffled = rng.sample(cards, len(cards))
+            start = 0
+            for step, place in enumerate(places):
+                moves = list(self._moves(group, step, left, room))
+                weights = [ways * self.count(*after) for _, ways, after in moves]
+                k, _, after = moves[_drawn(weights, rng)]
+                for card in shuffled[start : start + k]:
+                    masks[place] |= BIT[card]
+                start += k
+                left -= k
+                room = after[3]
+        return masks
+
+
+Dealer = UniformDealer | StepwiseDealer
+
+
+def uniform_dealer(layout: Places) -> Dealer:
+    """The layout's uniform dealer: by the groups' splits, else a place at a time;
+    :class:`TooLongToCount` if neither counts in time."""
+    try:
+        return UniformDealer(layout)
+    except TooLongToCount:
+        return StepwiseDealer(layout)
+
+
+def _drawn(weights: list[int], rng: random.Random) -> int:
+    """An index drawn in proportion to its weight."""
+    pick = rng.randrange(sum(weights))
+    for index, weight in enumerate(weights):
+        if pick < weight:
+            return index
+        pick -= weight
+    raise AssertionError("unreachable: the pick is below the total")
+
+
 def _splits(count: int, caps: list[int]) -> Iterator[Split]:
     """Every way to split ``count`` cards among places with room ``caps``."""
     if len(caps) == 1:
@@ -155,4 +265,4 @@ def _bisect(cumulative: list[int], pick: int) -> int:
     return low
 
 
-__all__ = ["WORK", "TooLongToCount", "UniformDealer"]
+__all__ = ["STEPS", "WORK", "Dealer", "StepwiseDealer", "TooLongToCount", "UniformDealer", "uniform_dealer"]
