@@ -225,3 +225,15 @@ def test_batched_deals_play_the_2_player_game() -> None:
         deals.step(deals.random_actions())
     assert deals.scores().tolist() == random_deals(rules, 64, seed=2).tolist()
     assert (deals.scores().sum(axis=1) == 0).all() and not deals.cancelled().any()
+
+
+def test_the_kth_set_bit_is_found_alike_by_every_way() -> None:
+    from atout.batched import two_player as kernels
+    from atout.jit import numba
+
+    ways = [numba.njit(kernels._nth_bit_loop)] + ([numba.njit(kernels._nth_bit_pdep)] if kernels.PDEP else [])
+    draw = np.random.default_rng(3)
+    for mask in [*draw.integers(1, 2**63 - 1, size=2000).tolist(), 1, 2**62, 2**63 - 1]:
+        bits = [b for b in range(63) if mask >> b & 1]
+        for k in (0, len(bits) - 1, int(draw.integers(len(bits)))):
+            assert [int(way(mask, k)) for way in ways] == [bits[k]] * len(ways)

@@ -17,6 +17,8 @@ multiplier and talon, both scorings and both directions of play.
 
 from __future__ import annotations
 
+import importlib
+import platform
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -41,7 +43,7 @@ from atout.engine.austrian.actions import (
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, STRENGTH, TRULL_MASK
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.deal import seat_step
-from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, numba, popcount
 from atout.rules import Rules, RulesError
 
 ENGINE_CARD: Final = tuple(cards_of(AUSTRIAN_DECK_MASK))
@@ -152,10 +154,48 @@ def _seed(rng: Any, i: int, seed: int, index: int) -> None:
     rng[i] = z if z != np.uint64(0) else np.uint64(1)
 
 
-def _nth_bit(mask: int, k: int) -> int:
+def _has_pdep() -> bool:
+    """Whether numba compiles for an x86-64 processor with BMI2 (its ``pdep`` instruction)."""
+    if not AVAILABLE or platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    config = numba.core.config
+    if config.CPU_NAME:
+        features = config.CPU_FEATURES or ""
+    else:
+        features = importlib.import_module("llvmlite.binding").get_host_cpu_features().flatten()
+    return "+bmi2" in features.split(",")
+
+
+def _pdep_typer(typingctx: Any, source: Any, mask: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ir = importlib.import_module("llvmlite.ir")
+        word = ir.IntType(64)
+        pdep = numba.core.cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64"
+        )
+        return builder.call(pdep, args)
+
+    return numba.types.int64(numba.types.int64, numba.types.int64), codegen
+
+
+PDEP: Final = _has_pdep()
+"""Whether the k-th set bit is found by one ``pdep`` instruction (else by clearing k bits)."""
+_pdep: Any = numba.extending.intrinsic(_pdep_typer) if PDEP else None
+
+
+def _nth_bit_loop(mask: int, k: int) -> int:
+    """The index of the k-th set bit of ``mask`` (k from 0)."""
     for _ in range(k):
         mask &= mask - 1
     return int(lowbit(mask))
+
+
+def _nth_bit_pdep(mask: int, k: int) -> int:
+    """The index of the k-th set bit of ``mask`` (k from 0), in one instruction."""
+    return int(lowbit(_pdep(np.int64(1) << k, mask)))
+
+
+_nth_bit = _nth_bit_pdep if PDEP else _nth_bit_loop
 
 
 def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
