@@ -226,6 +226,14 @@ def options(rules: Rules) -> Any:
 
 
 # ---------------------------------------------------------------- kernels (plain Python, compiled below)
+_PLAIN_BIT: Any = (
+    np.array([1 << c if c < 56 else 0 for c in range(78)], dtype=np.int64) if AVAILABLE else None
+)
+_TRUMP_BIT: Any = (
+    np.array([1 << (c - 56) if c >= 56 else 0 for c in range(78)], dtype=np.int64) if AVAILABLE else None
+)
+
+
 def _draw(rng: Any, i: int, n: int) -> int:
     """A uniform integer in [0, n) from deal ``i``'s xorshift64* generator."""
     x = rng[i]
@@ -234,7 +242,7 @@ def _draw(rng: Any, i: int, n: int) -> int:
     x ^= x >> np.uint64(27)
     rng[i] = x
     r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-    return int((r * np.uint64(n)) >> np.uint64(32))
+    return int(np.int64((r * np.uint64(n)) >> np.uint64(32)))
 
 
 def _seed(rng: Any, i: int, seed: int, index: int) -> None:
@@ -274,11 +282,22 @@ def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
     """Shuffle and deal into state row ``s`` with generator ``i``, and start the deal."""
     for c in range(78):
         pack[c] = c
-    for j in range(77, 0, -1):
-        k = _draw_jit(rng, i, j + 1)
+    x = rng[i]
+    for j in range(77, 0, -2):  # Fisher-Yates, two draws from each 64-bit output of the generator
+        x ^= x >> np.uint64(12)
+        x ^= x << np.uint64(25)
+        x ^= x >> np.uint64(27)
+        r = x * np.uint64(0x2545F4914F6CDD1D)
+        k = np.int64(((r >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
         t = pack[j]
         pack[j] = pack[k]
         pack[k] = t
+        if j > 1:
+            k = np.int64(((r & np.uint64(0xFFFFFFFF)) * np.uint64(j)) >> np.uint64(32))
+            t = pack[j - 1]
+            pack[j - 1] = pack[k]
+            pack[k] = t
+    rng[i] = x
     n = opts[O_N]
     size = opts[O_TRICKS]
     for seat in range(n + 1):  # seat n: the chien
@@ -287,10 +306,8 @@ def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
         last = size * seat + (opts[O_CHIEN] if seat == n else size)
         for c in range(size * seat, last):
             card = pack[c]
-            if card < 56:
-                p |= np.int64(1) << card
-            else:
-                t |= np.int64(1) << (card - 56)
+            p |= _PLAIN_BIT[card]
+            t |= _TRUMP_BIT[card]
         if seat == n:
             s[F_CHIEN_P] = p
             s[F_CHIEN_T] = t
@@ -827,8 +844,9 @@ def _random_actions(states: Any, rng: Any, opts: Any, out: Any) -> None:
 
 def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t: Any) -> None:
     """Play the rest of the card play with uniformly random legal cards, from the start of a trick
-    after the first (every declaration made): :func:`_random_action` and :func:`_apply` card by
-    card, with the same draws, but with the deal in registers rather than in its row."""
+    with no declaration to come (:func:`_declarations_done`): :func:`_random_action` and
+    :func:`_apply` card by card, with the same draws, but with the deal in registers rather than
+    in its row."""
     n = opts[O_N]
     step = opts[O_STEP]
     tricks = opts[O_TRICKS]
@@ -838,6 +856,7 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
     attack = np.int64(1) << s[F_TAKER]
     if s[F_PARTNER] >= 0:
         attack |= np.int64(1) << s[F_PARTNER]
+    called = s[F_CALLED]
     x = rng[i]
     leader = s[F_PLAYER]
     trick_no = s[F_TRICK_NO]
@@ -864,7 +883,12 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
             t = hands_t[seat]
             legal_p = p
             legal_t = t
-            if led >= 0:
+            if trick_no == 0 and position == 0 and called >= 0:
+                # §3.8 step 2: the first lead is not of the called suit, unless the called card
+                barred = (np.int64(M14) << (14 * (called // 14))) & ~(np.int64(1) << called)
+                if p & ~barred or t:
+                    legal_p = p & ~barred
+            elif led >= 0:
                 follow = p & (np.int64(M14) << (14 * led)) if led < 4 else np.int64(0)
                 if follow:
                     legal_p = follow
@@ -882,7 +906,7 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
             x ^= x >> np.uint64(27)
             r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
             in_p = popcount(legal_p)
-            k = int((r * np.uint64(in_p + popcount(legal_t))) >> np.uint64(32))
+            k = np.int64((r * np.uint64(in_p + popcount(legal_t))) >> np.uint64(32))
             if k < in_p:
                 card = _nth_bit_jit(legal_p, k)
                 bit = np.int64(1) << card
@@ -944,6 +968,7 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
         s[F_HAND_P + seat] = 0
         s[F_HAND_T + seat] = 0
     s[F_TRICK_NO] = trick_no
+    s[F_PENDING] = 0
     s[F_PLAYER] = leader
     s[F_ATTACK_P] = attack_p
     s[F_ATTACK_T] = attack_t
@@ -957,11 +982,26 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
     _finish_deal(s, opts)
 
 
+def _declarations_done(s: Any, opts: Any) -> bool:
+    """Whether the deal is at the start of a trick with no poignée left to declare: after the
+    first trick, or in it when no seat still to play its first card may declare one."""
+    if s[F_PHASE] != PLAY or s[F_TRICK_COUNT] != 0:
+        return False
+    if s[F_TRICK_NO] > 0:
+        return True
+    pending = s[F_PENDING]
+    declarable = 0
+    for seat in range(opts[O_N]):
+        if pending >> seat & 1:
+            declarable |= _poignee_levels_jit(s, seat, opts)
+    return declarable == 0
+
+
 def _play_out(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t: Any) -> None:
     """Finish deal ``i`` with uniformly random legal actions: what stepping it with
     :func:`_random_action` does, the tricks after the first played in registers."""
     while s[F_PHASE] != END:
-        if s[F_PHASE] == PLAY and s[F_TRICK_NO] > 0 and s[F_TRICK_COUNT] == 0:
+        if _declarations_done_jit(s, opts):
             _random_card_play_jit(s, rng, i, opts, hands_p, hands_t)
             return
         _apply_jit(s, _random_action_jit(s, rng, i, opts), opts)
@@ -1032,6 +1072,7 @@ if AVAILABLE:
     _step_all_jit: Any = jit(_step_all)
     _random_actions_jit: Any = jit(_random_actions)
     _random_card_play_jit: Any = inline(_random_card_play)
+    _declarations_done_jit: Any = inline(_declarations_done)
     _play_out_jit: Any = inline(_play_out)
     _play_out_all_jit: Any = jit(_play_out_all)
     _random_deals_jit: Any = jit(_random_deals)
