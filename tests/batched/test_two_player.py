@@ -237,3 +237,18 @@ def test_the_kth_set_bit_is_found_alike_by_every_way() -> None:
         bits = [b for b in range(63) if mask >> b & 1]
         for k in (0, len(bits) - 1, int(draw.integers(len(bits)))):
             assert [int(way(mask, k)) for way in ways] == [bits[k]] * len(ways)
+
+
+def test_play_out_finishes_the_deals_as_stepping_does() -> None:
+    rules = RULES["every-option"]
+    stepped, played_out = TwoPlayerBatch(rules, 300, seed=8), TwoPlayerBatch(rules, 300, seed=8)
+    for _ in range(31):  # into the middle of a trick
+        moves = stepped.random_actions()
+        stepped.step(moves)
+        assert (played_out.random_actions() == moves).all()
+        played_out.step(moves)
+    while not stepped.done().all():
+        stepped.step(stepped.random_actions())
+    played_out.play_out()
+    assert played_out.done().all() and played_out.scores().tolist() == stepped.scores().tolist()
+    assert played_out.scores().tolist() == random_two_player_deals(rules, 300, seed=8).tolist()

@@ -522,6 +522,14 @@ def _random_actions(states: Any, rng: Any, opts: Any, out: Any) -> None:
         out[i] = -1 if states[i, F_PHASE] == END else _random_action_jit(states[i], rng, i, opts)
 
 
+def _play_out(states: Any, rng: Any, opts: Any, order: Any) -> None:
+    """Finish every deal with the random actions :func:`_random_actions` would draw."""
+    for i in range(states.shape[0]):
+        s = states[i]
+        while s[F_PHASE] != END:
+            _apply_jit(s, _random_action_jit(s, rng, i, opts), opts, order)
+
+
 def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> None:
     """Whole random deals, each decision drawn as :func:`_random_action` draws it, with the hands,
     pile tops and tricks kept in local variables (the state row holds the piles, and the result
@@ -709,6 +717,7 @@ if AVAILABLE:
     _legal_masks_jit: Any = jit(_legal_masks)
     _step_all_jit: Any = jit(_step_all)
     _random_actions_jit: Any = jit(_random_actions)
+    _play_out_jit: Any = jit(_play_out)
     _random_deals_jit: Any = jit(_random_deals)
 
 
@@ -785,6 +794,11 @@ class TwoPlayerBatch:
         _random_actions_jit(self._states, self._rng, self._options, out)
         return out
 
+    def play_out(self) -> None:
+        """Finish every deal in one compiled call, as stepping with :meth:`random_actions` until every
+        deal is done would."""
+        _play_out_jit(self._states, self._rng, self._options, self._order)
+
     def done(self) -> Any:
         """(size,) bool: which deals are over."""
         return self._states[:, F_PHASE] == END
@@ -856,6 +870,7 @@ def warm_up() -> None:
     batch.legal_mask()
     batch.step(batch.random_actions())
     batch.load(0, batch.dealt(1))
+    batch.play_out()
     batch.reset()
     random_two_player_deals(rules, 2, seed=1)
 
