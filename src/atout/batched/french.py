@@ -636,6 +636,30 @@ def _poignee_shown(s: Any, opts: Any, seat: int, level: int) -> None:
     s[F_PHASE] = PLAY
 
 
+def _call(s: Any, card: int, opts: Any) -> None:
+    """The taker calls ``card``: its holder is his partner, if not himself or the chien (§4.3)."""
+    s[F_CALLED] = card
+    partner = -1
+    for other in range(opts[O_N]):
+        if other != s[F_TAKER] and s[F_HAND_P + other] >> card & 1:
+            partner = other
+    s[F_PARTNER] = partner
+    _after_call(s, opts)
+
+
+def _discard(s: Any, card: int) -> None:
+    taker = s[F_TAKER]
+    if card < 56:
+        s[F_HAND_P + taker] ^= np.int64(1) << card
+        s[F_ECART_P] |= np.int64(1) << card
+    else:
+        s[F_HAND_T + taker] ^= np.int64(1) << (card - 56)
+        s[F_ECART_T] |= np.int64(1) << (card - 56)
+    s[F_DISCARDS_LEFT] -= 1
+    if s[F_DISCARDS_LEFT] == 0:
+        s[F_PHASE] = CHELEM
+
+
 def _apply(s: Any, action: int, opts: Any) -> None:
     """Apply a legal action of the player to act."""
     phase = s[F_PHASE]
@@ -655,17 +679,7 @@ def _apply(s: Any, action: int, opts: Any) -> None:
         else:
             _after_bids(s, opts)
     elif phase == DISCARD:
-        card = action - DISCARD_BASE
-        taker = s[F_TAKER]
-        if card < 56:
-            s[F_HAND_P + taker] ^= np.int64(1) << card
-            s[F_ECART_P] |= np.int64(1) << card
-        else:
-            s[F_HAND_T + taker] ^= np.int64(1) << (card - 56)
-            s[F_ECART_T] |= np.int64(1) << (card - 56)
-        s[F_DISCARDS_LEFT] -= 1
-        if s[F_DISCARDS_LEFT] == 0:
-            s[F_PHASE] = CHELEM
+        _discard(s, action - DISCARD_BASE)
     elif phase == CHELEM:
         s[F_CHELEM] = action - CHELEM_BASE
         _lead(s, opts)
@@ -688,14 +702,7 @@ def _apply(s: Any, action: int, opts: Any) -> None:
             if popcount(s[F_SHOW_PICKED]) == opts[O_POIGNEE_SIZE + level - 1]:
                 _poignee_shown(s, opts, seat, level)
     elif phase == CALL:
-        card = action - CALL_BASE
-        s[F_CALLED] = card
-        partner = -1
-        for other in range(opts[O_N]):
-            if other != s[F_TAKER] and s[F_HAND_P + other] >> card & 1:
-                partner = other
-        s[F_PARTNER] = partner
-        _after_call(s, opts)
+        _call(s, action - CALL_BASE, opts)
 
 
 def _card_in(p: int, t: int, card: int) -> bool:
@@ -982,6 +989,43 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
     _finish_deal(s, opts)
 
 
+def _random_auction(s: Any, rng: Any, i: int, opts: Any) -> None:
+    """From the first bid to the first card, with uniformly random legal actions: bids, the call,
+    the écart and the chelem decision as :func:`_random_action` and :func:`_apply` make them, with
+    the same draws, but without going through the action ids."""
+    n = opts[O_N]
+    seat = s[F_PLAYER]
+    contract = 0
+    taker = -1
+    for _ in range(n):
+        above = contract + 1
+        bids = (opts[O_BIDS] >> above) << above
+        k = _draw_jit(rng, i, 1 + popcount(bids))
+        if k:
+            contract = _nth_bit_jit(bids, k - 1)
+            taker = seat
+        seat += opts[O_BID_STEP]
+        if seat >= n:
+            seat -= n
+    s[F_NBIDS] = n
+    s[F_CONTRACT] = contract
+    s[F_TAKER] = taker
+    if contract == 0:
+        _end(s, CANCELLED)
+        return
+    s[F_PLAYER] = taker
+    if n == 5:
+        callable_cards = _callable_jit(s, opts)
+        _call(s, _nth_bit_jit(callable_cards, _draw_jit(rng, i, popcount(callable_cards))), opts)
+    else:
+        _after_call(s, opts)
+    while s[F_PHASE] == DISCARD:
+        p, t = _discard_mask_jit(s)
+        _discard(s, _pick_card_jit(p, t, rng, i))
+    s[F_CHELEM] = _draw_jit(rng, i, 2)
+    _lead(s, opts)
+
+
 def _declarations_done(s: Any, opts: Any) -> bool:
     """Whether the deal is at the start of a trick with no poignée left to declare: after the
     first trick, or in it when no seat still to play its first card may declare one."""
@@ -1000,6 +1044,8 @@ def _declarations_done(s: Any, opts: Any) -> bool:
 def _play_out(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t: Any) -> None:
     """Finish deal ``i`` with uniformly random legal actions: what stepping it with
     :func:`_random_action` does, the tricks after the first played in registers."""
+    if s[F_PHASE] == BIDDING and s[F_NBIDS] == 0:
+        _random_auction_jit(s, rng, i, opts)
     while s[F_PHASE] != END:
         if _declarations_done_jit(s, opts):
             _random_card_play_jit(s, rng, i, opts, hands_p, hands_t)
@@ -1072,6 +1118,9 @@ if AVAILABLE:
     _step_all_jit: Any = jit(_step_all)
     _random_actions_jit: Any = jit(_random_actions)
     _random_card_play_jit: Any = inline(_random_card_play)
+    _call = inline(_call)
+    _discard = inline(_discard)
+    _random_auction_jit: Any = inline(_random_auction)
     _declarations_done_jit: Any = inline(_declarations_done)
     _play_out_jit: Any = inline(_play_out)
     _play_out_all_jit: Any = jit(_play_out_all)
