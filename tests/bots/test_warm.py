@@ -49,7 +49,7 @@ def test_warm_up_puts_every_kernel_in_the_on_disk_cache() -> None:
     for these sources, and every type compiled or loaded here can be loaded from the cache."""
     assert AVAILABLE
     took = warm_up(solver=True)
-    assert set(took) == {"bots", "playouts", "solver"}
+    assert set(took) == {"bots", "playouts", "solver", "batched"}
     points = entry_points()
     # the solver's, the playouts' and the dealings' entry points at least
     for name in ("_search_jit", "_playout_jit", "_evaluate_jit", "_judge_world_jit", "_deal"):

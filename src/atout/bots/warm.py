@@ -26,8 +26,18 @@ from atout.jit import AVAILABLE, numba
 from atout.presets import rules_for
 from atout.rules import Rules
 
-KERNEL_MODULES = ("atout.bots.expert.dealer", "atout.bots.rules.kernel", "atout.solver.fast")
+KERNEL_MODULES = (
+    "atout.bots.expert.dealer",
+    "atout.bots.rules.kernel",
+    "atout.solver.fast",
+    "atout.batched.french",
+    "atout.batched.austrian",
+    "atout.batched.two_player",
+)
 """The modules that compile kernels (every one that imports :mod:`atout.jit`)."""
+
+BATCHED_MODULES = KERNEL_MODULES[3:]
+"""The batched simulator's (:mod:`atout.batched`), for research: warmed with the solver's."""
 
 BOT_MODULES = KERNEL_MODULES[:2]
 """Those the bots offered at a table use (the solver's is used by the cheat and the tools)."""
@@ -108,8 +118,9 @@ def play_openings(bot_spec: str = BOT, cards: int = 2) -> None:
 
 def warm_up(solver: bool = True) -> dict[str, float]:
     """Compile every kernel (or load it from numba's cache): the bots' first decisions in every
-    game, then the playouts and, with ``solver``, the exact solver's tiny solves. The seconds
-    each part took, by name; nothing when numba is not installed."""
+    game, then the playouts and, with ``solver``, the exact solver's tiny solves and the batched
+    simulator's deals of every game (the tools' kernels, which no bot at a table uses). The
+    seconds each part took, by name; nothing when numba is not installed."""
     if not AVAILABLE:
         return {}
     from atout.bots.rules import kernel
@@ -125,10 +136,15 @@ def warm_up(solver: bool = True) -> dict[str, float]:
         from atout.solver import fast
 
         took["solver"] = fast.warm_up()
+        start = time.perf_counter()
+        for name in BATCHED_MODULES:
+            importlib.import_module(name).warm_up()
+        took["batched"] = time.perf_counter() - start
     return took
 
 
 __all__ = [
+    "BATCHED_MODULES",
     "BOT",
     "BOT_MODULES",
     "GAMES",

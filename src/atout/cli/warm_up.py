@@ -14,13 +14,14 @@ def warm_up_command(
         bool,
         typer.Option(
             "--no-solver",
-            help="Leave out the exact solver's kernels (the cheat bot's and the tools'; the bots "
-            "offered at a table never call them).",
+            help="Leave out the exact solver's and the batched simulator's kernels (the cheat bot's "
+            "and the tools'; the bots offered at a table never call them).",
         ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
-    """Compile every kernel the bots and the solver use, in every game (or load it from the cache)."""
+    """Compile every kernel the bots, the solver and the batched simulator use, in every game (or
+    load it from the cache)."""
     from atout.bots.warm import cache_folder, warm_up
     from atout.jit import AVAILABLE
 
