@@ -13,7 +13,6 @@ from atout.arena import ArenaSetup, run_arena
 from atout.bots import RandomBot, make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig
 from atout.bots.expert.bot import race
-from atout.bots.expert.inference import excluded_cards, held_for_call
 from atout.bots.expert.likelihood import bid_weigher
 from atout.bots.expert.search import distinct_cards, ending_position, solver_values
 from atout.bots.expert.worlds import (
@@ -28,6 +27,7 @@ from atout.bots.rules import RulesBot
 from atout.cards import BIT, EXCUSE, PETIT, PETIT_MASK, cards_of, parse_card
 from atout.engine.actions import ACTIONS, ActionKind
 from atout.engine.french import FrenchDeal, Phase
+from atout.engine.worlds.inference import excluded_cards, held_for_call
 from atout.presets import rules_for
 from atout.rules import Rules
 from atout.solver.position import random_ending

@@ -1,4 +1,4 @@
-"""The expert's inference (:mod:`atout.bots.expert.inference`): hand-made tricks, and on random
+"""The expert's inference (:mod:`atout.engine.worlds.inference`): hand-made tricks, and on random
 deals played by the rules bot, no seat is ever said not to hold a card it holds."""
 
 from __future__ import annotations
@@ -8,16 +8,16 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atout.bots.expert.inference import (
+from atout.bots.rules import RulesBot
+from atout.cards import SPADES, SUIT_MASKS, TRUMPS_MASK, CardSet, parse_card
+from atout.engine.actions import BID_ACTIONS, DISCARD_BASE, PASS
+from atout.engine.french import FrenchDeal
+from atout.engine.worlds.inference import (
     DISCARDABLE_PLAIN,
     excluded_cards,
     trick_exclusions,
     trumps_above,
 )
-from atout.bots.rules import RulesBot
-from atout.cards import SPADES, SUIT_MASKS, TRUMPS_MASK, CardSet, parse_card
-from atout.engine.actions import BID_ACTIONS, DISCARD_BASE, PASS
-from atout.engine.french import FrenchDeal
 from atout.rules import Rules
 
 
