@@ -17,9 +17,11 @@ players (FFT rules) but the last, and every decision is uniformly random among t
   Python like ``openspiel``. Random bidding there mostly picks contracts that end at the first lost
   trick, so its deals are far shorter than French Tarot's: steps per deal says by how much.
 
-``deals/s`` counts whole deals (cancelled ones included, as the engine counts them), ``steps/s``
-the decisions applied (chance steps excluded). The last line gives the batched simulator's full
-random deals per second as a multiple of ``tarok``'s, measured in this run.
+The rows are run in turn, ``--rounds`` times over (each row's best round is kept), so that a
+change in the machine's load touches every row alike. ``deals/s`` counts whole deals (cancelled
+ones included, as the engine counts them), ``steps/s`` the decisions applied (chance steps
+excluded). The last line gives the batched simulator's full random deals per second as a multiple
+of ``tarok``'s, measured in this run.
 """
 
 from __future__ import annotations
@@ -209,20 +211,18 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row (default 5)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds over every row; each row's best is kept (default 3)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be positive and --rounds at least 1")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    rows = [
-        bench(args.seconds, args.seed)
-        for bench in (
-            bench_pettingzoo,
-            bench_openspiel,
-            bench_batched_stepped,
-            bench_batched_compiled,
-            bench_tarok,
-        )
-    ]
+    benches = (bench_pettingzoo, bench_openspiel, bench_batched_stepped, bench_batched_compiled, bench_tarok)
+    rounds = [[bench(args.seconds, args.seed + r) for bench in benches] for r in range(args.rounds)]
+    rows = [max(runs, key=lambda row: row.deals_per_second) for runs in zip(*rounds, strict=True)]
     by_name = {row.name: row for row in rows}
     tarok, compiled = by_name["tarok (C++)"], by_name["batched (compiled)"]
     ratio = compiled.deals_per_second / tarok.deals_per_second if tarok.deals and compiled.deals else None

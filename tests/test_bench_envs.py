@@ -13,7 +13,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench" / "envs.py"
 
 def test_every_environment_is_measured() -> None:
     run = subprocess.run(
-        [sys.executable, str(BENCH), "--seconds", "0.3", "--json"],
+        [sys.executable, str(BENCH), "--seconds", "0.3", "--rounds", "1", "--json"],
         capture_output=True,
         text=True,
         timeout=300,
