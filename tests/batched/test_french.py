@@ -161,7 +161,7 @@ def chosen_deals(batch: FrenchBatch, seat: int, cards: str, seed: int) -> None:
         hands = [CardSet(rest[k * size : (k + 1) * size]) for k in range(n - 1)]
         hands.insert(seat, CardSet(held))
         chien = CardSet(rest[(n - 1) * size :])
-        batch.load_dealt(i, {"hands": [str(h) for h in hands], "chien": str(chien)})
+        batch.load(i, {"hands": [str(h) for h in hands], "chien": str(chien)})
 
 
 CHELEM_HANDS = {
@@ -296,4 +296,8 @@ def test_bad_input_gets_a_clear_message() -> None:
     with pytest.raises(ValueError, match="index must be"):
         batch.dealt(3)
     with pytest.raises(ValueError, match="hands"):
-        FrenchBatch(FFT["fft-4"], 2).load_dealt(0, {"hands": ["KS"], "chien": ""})
+        batch.load(0, {"hands": ["KS"], "chien": ""})
+    with pytest.raises(ValueError, match="index must be"):
+        batch.load(3, batch.dealt(0))
+    batch.load(2, batch.dealt(0))  # a deal dealt again from the cards of another
+    assert batch.dealt(2) == batch.dealt(0)

@@ -20,15 +20,17 @@ numba comes with the ``solver-fast`` extra.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from atout.jit import np
 from atout.rules import Rules, RulesError
 
+if TYPE_CHECKING:
+    from numpy import ndarray
 
-def _backend(rules: Rules) -> tuple[Any, Callable[[Rules, int, int], np.ndarray]]:
+
+def _backend(rules: Rules) -> tuple[Any, Callable[[Rules, int, int], ndarray]]:
     """The batch class and the whole-deal runner that play these rules, or a :class:`RulesError`
     saying which game is missing.
 
@@ -53,16 +55,29 @@ def _backend(rules: Rules) -> tuple[Any, Callable[[Rules, int, int], np.ndarray]
     )
 
 
+def _whole(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number (a Python or numpy integer, not a boolean)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if np is not None and isinstance(value, np.integer):
+        return int(value)
+    return None
+
+
 def _count(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= 10**8:
+    number = _whole(value)
+    if number is None or not 1 <= number <= 10**8:
         raise ValueError(f"{name} must be a whole number from 1 to 100000000, not {value!r}")
-    return int(value)
+    return number
 
 
 def _seed(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value < 2**63:
+    number = _whole(value)
+    if number is None or not 0 <= number < 2**63:
         raise ValueError(f"seed must be a whole number from 0 to 2**63 - 1, not {value!r}")
-    return int(value)
+    return number
 
 
 class BatchedDeals:
@@ -81,16 +96,16 @@ class BatchedDeals:
         """New shuffled deals (a new ``seed``, or the next deals of the current one)."""
         self._impl.reset(None if seed is None else _seed(seed))
 
-    def current_player(self) -> np.ndarray:
+    def current_player(self) -> ndarray:
         """The seat to act in each deal, ``-1`` where the deal is over; shape ``(size,)``."""
         return self._impl.current_player()  # type: ignore[no-any-return]
 
-    def legal_mask(self) -> np.ndarray:
+    def legal_mask(self) -> ndarray:
         """The legal actions of each deal as booleans, shape ``(size, action_count)``; all
         ``False`` for a finished deal."""
         return self._impl.legal_mask()  # type: ignore[no-any-return]
 
-    def step(self, actions: np.ndarray) -> None:
+    def step(self, actions: ndarray) -> None:
         """Apply one action id to each deal (finished deals ignore theirs); an illegal action
         raises :class:`ValueError` naming the deal and the action, and changes no deal."""
         array = np.asarray(actions)
@@ -100,44 +115,47 @@ class BatchedDeals:
             )
         self._impl.step(array.astype(np.int64, copy=False))
 
-    def random_actions(self) -> np.ndarray:
+    def random_actions(self) -> ndarray:
         """A uniformly random legal action for each deal (``-1`` where it is over), drawn from each
         deal's own random stream: stepping with these plays the deals :func:`random_deals` plays."""
         return self._impl.random_actions()  # type: ignore[no-any-return]
 
     def play_out(self) -> None:
-        """Finish every deal with uniformly random legal actions: what stepping with
-        :meth:`random_actions` until every deal is done plays, in one compiled call where the
-        game's backend has one."""
-        finish = getattr(self._impl, "play_out", None)
-        if finish is not None:
-            finish()
-            return
-        while not self._impl.done().all():
-            self._impl.step(self._impl.random_actions())
+        """Finish every deal with uniformly random legal actions in one compiled call: what
+        stepping with :meth:`random_actions` until every deal is done plays."""
+        self._impl.play_out()
 
-    def done(self) -> np.ndarray:
+    def done(self) -> ndarray:
         """Whether each deal is over (played or cancelled); shape ``(size,)``."""
         return self._impl.done()  # type: ignore[no-any-return]
 
-    def cancelled(self) -> np.ndarray:
+    def cancelled(self) -> ndarray:
         """Whether each deal ended without being played (all passed, a petit sec); shape ``(size,)``."""
         return self._impl.cancelled()  # type: ignore[no-any-return]
 
-    def scores(self) -> np.ndarray:
+    def scores(self) -> ndarray:
         """Each seat's score, shape ``(size, players)``: valid where :meth:`done`, zeros for a
         cancelled deal."""
         return self._impl.scores()  # type: ignore[no-any-return]
 
+    def load(self, index: int, data: Mapping[str, object]) -> None:
+        """Start deal ``index`` again from chosen cards, given in the engine's ``dealt()`` format
+        (checked as :func:`atout.games.deal_from_dealt` checks them, a clear error otherwise)."""
+        number = _whole(index)
+        if number is None or not 0 <= number < self.size:
+            raise ValueError(f"index must be a deal number from 0 to {self.size - 1}, not {index!r}")
+        self._impl.load(number, data)
+
     def dealt(self, index: int) -> dict[str, object]:
         """The dealt cards of deal ``index`` in the engine's ``dealt()`` format, so that
         ``atout.games.deal_from_dealt(rules, 0, data)`` rebuilds it."""
-        if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < self.size:
+        number = _whole(index)
+        if number is None or not 0 <= number < self.size:
             raise ValueError(f"index must be a deal number from 0 to {self.size - 1}, not {index!r}")
-        return self._impl.dealt(int(index))  # type: ignore[no-any-return]
+        return self._impl.dealt(number)  # type: ignore[no-any-return]
 
 
-def random_deals(rules: Rules, count: int, seed: int = 0) -> np.ndarray:
+def random_deals(rules: Rules, count: int, seed: int = 0) -> ndarray:
     """``count`` full deals with uniformly random legal actions, played entirely in compiled code:
     the scores, shape ``(count, players)``. The same as stepping :class:`BatchedDeals` of the same
     rules, size and seed with :meth:`BatchedDeals.random_actions`."""

@@ -27,6 +27,7 @@ refuses the others, naming them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from atout.cards import CardSet
@@ -1167,7 +1168,7 @@ class FrenchBatch:
             self._seed, self._first = seed, 0
         self._reset()
 
-    def load_dealt(self, index: int, data: dict[str, object]) -> None:
+    def load(self, index: int, data: Mapping[str, object]) -> None:
         """Start deal ``index`` again from chosen cards, given as the engine's ``dealt()`` gives
         them (checked as :func:`atout.games.deal_from_dealt` checks them); its random stream goes on."""
         if not 0 <= index < self.size:
@@ -1251,7 +1252,7 @@ def warm_up() -> None:
         batch = FrenchBatch(rules, 2, seed=1)
         batch.legal_mask()
         batch.step(batch.random_actions())
-        batch.load_dealt(0, batch.dealt(1))
+        batch.load(0, batch.dealt(1))
         batch.play_out()
         batch.reset()
         random_french_deals(rules, 2, seed=1)
