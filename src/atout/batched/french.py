@@ -8,6 +8,11 @@ row of an ``int64`` state array (fields below); each deal has its own xorshift64
 deals its cards and draws :meth:`FrenchBatch.random_actions`. The dead-player table is its inner
 4-player deal (:mod:`atout.engine.dead_player`) with the seats told in table seats.
 
+Whole random deals (:func:`random_french_deals`, :meth:`FrenchBatch.play_out`) make the very
+draws of stepping with :meth:`FrenchBatch.random_actions`, but play the bids, the call, the écart
+and, once no poignée is left to declare, the tricks with the deal in registers: the benchmark's
+path (``bench/batched.py``).
+
 Every decision of the FFT rules is played: bids, the call, the écart, the chelem announcement,
 poignées and the trumps shown, the petit sec, the card play with the Excuse and its exchange, the
 petit au bout, the chelem and the score. Options played too: ``play_direction``, ``deal_scheme``
