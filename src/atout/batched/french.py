@@ -32,6 +32,8 @@ refuses the others, naming them.
 
 from __future__ import annotations
 
+import importlib
+import platform
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -51,7 +53,7 @@ from atout.engine.dead_player import DeadPlayerDeal, check_dead_player_rules
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, seat_step
 from atout.engine.french import FrenchDeal, check_engine_rules
 from atout.games import deal_from_dealt
-from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, numba, popcount
 from atout.rules import Rules, RulesError
 
 # ---------------------------------------------------------------- the two words
@@ -231,6 +233,37 @@ def options(rules: Rules) -> Any:
     return np.array(values, dtype=np.int64)
 
 
+# ---------------------------------------------------------------- the k-th set bit
+def _has_pdep() -> bool:
+    """Whether numba compiles for an x86-64 processor with BMI2 (its ``pdep`` instruction)."""
+    if not AVAILABLE or platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    config = numba.core.config
+    if config.CPU_NAME:
+        features = config.CPU_FEATURES or ""
+    else:
+        features = importlib.import_module("llvmlite.binding").get_host_cpu_features().flatten()
+    return "+bmi2" in features.split(",")
+
+
+def _pdep_typer(typingctx: Any, source: Any, mask: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ir = importlib.import_module("llvmlite.ir")
+        word = ir.IntType(64)
+        pdep = numba.core.cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64"
+        )
+        return builder.call(pdep, args)
+
+    return numba.types.int64(numba.types.int64, numba.types.int64), codegen
+
+
+PDEP: Final = _has_pdep()
+"""Whether the k-th set bit of a card set is found by one ``pdep`` instruction (a third faster
+random deals here), else by clearing the k lowest bits."""
+_pdep: Any = numba.extending.intrinsic(_pdep_typer) if PDEP else None
+
+
 # ---------------------------------------------------------------- kernels (plain Python, compiled below)
 _PLAIN_BIT: Any = (
     np.array([1 << c if c < 56 else 0 for c in range(78)], dtype=np.int64) if AVAILABLE else None
@@ -260,10 +293,16 @@ def _seed(rng: Any, i: int, seed: int, index: int) -> None:
     rng[i] = z if z != np.uint64(0) else np.uint64(1)
 
 
-def _nth_bit(mask: int, k: int) -> int:
+def _nth_bit_loop(mask: int, k: int) -> int:
+    """The index of the k-th set bit of ``mask`` (k from 0), clearing the k lowest."""
     for _ in range(k):
         mask &= mask - 1
     return int(lowbit(mask))
+
+
+def _nth_bit_pdep(mask: int, k: int) -> int:
+    """The index of the k-th set bit of ``mask`` (k from 0), with one ``pdep`` instruction."""
+    return int(lowbit(_pdep(np.int64(1) << k, mask)))
 
 
 def _half_points(p: int, t: int) -> int:
@@ -1085,7 +1124,7 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
 if AVAILABLE:
     _draw_jit: Any = inline(_draw)
     _seed_jit: Any = inline(_seed)
-    _nth_bit_jit: Any = inline(_nth_bit)
+    _nth_bit_jit: Any = inline(_nth_bit_pdep if PDEP else _nth_bit_loop)
     _half_points = inline(_half_points)
     _is_petit_sec = inline(_is_petit_sec)
     _end = inline(_end)
