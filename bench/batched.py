@@ -124,15 +124,10 @@ def bench_stepped(name: str, rules: Rules, seconds: float, seed: int) -> Row:
     return _timed(row, seconds, run)
 
 
-def bench_tarok(seconds: float, seed: int) -> Row:
-    row = Row("tarok 4 (OpenSpiel C++)", "from Python")
-    try:
-        import pyspiel
-    except ImportError as exc:
-        row.note = f"not measured: {exc}"
-        return row
-    game = pyspiel.load_game("tarok", {"players": 4, "rng_seed": seed})
-    draw = random.Random(seed).random
+def spiel_random_deal(game: Any, draw: Callable[[], float]) -> Callable[[], tuple[int, int]]:
+    """One whole deal of an OpenSpiel game per call, as OpenSpiel's random simulation plays it:
+    chance outcomes drawn by their probability, the players' actions uniformly among the legal
+    ones. Returns ``(1, decisions)``: chance steps are not counted."""
 
     def run() -> tuple[int, int]:
         state = game.new_initial_state()
@@ -153,6 +148,18 @@ def bench_tarok(seconds: float, seed: int) -> Row:
                 steps += 1
         return 1, steps
 
+    return run
+
+
+def bench_tarok(seconds: float, seed: int) -> Row:
+    row = Row("tarok 4 (OpenSpiel C++)", "from Python")
+    try:
+        import pyspiel
+    except ImportError as exc:
+        row.note = f"not measured: {exc}"
+        return row
+    game = pyspiel.load_game("tarok", {"players": 4, "rng_seed": seed})
+    run = spiel_random_deal(game, random.Random(seed).random)
     run()
     row.note = f"open-spiel {importlib.metadata.version('open-spiel')}"
     return _timed(row, seconds, run)

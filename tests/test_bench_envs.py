@@ -21,10 +21,10 @@ def test_every_environment_is_measured() -> None:
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     rows = {row["name"]: row for row in report["rows"]}
-    assert set(rows) == {"pettingzoo", "openspiel", "batched (stepped)", "batched (compiled)", "tarok (C++)"}
+    assert set(rows) == {"pettingzoo", "openspiel", "batched, stepped", "batched, compiled", "tarok (C++)"}
     for name, row in rows.items():
         assert row["deals"] > 0 and row["deals_per_second"] > 0, (name, row["note"])
     assert rows["pettingzoo"]["steps"] / rows["pettingzoo"]["deals"] > 4  # whole deals, not one step
     assert report["batched_over_tarok_deals"] == (
-        rows["batched (compiled)"]["deals_per_second"] / rows["tarok (C++)"]["deals_per_second"]
+        rows["batched, compiled"]["deals_per_second"] / rows["tarok (C++)"]["deals_per_second"]
     )
