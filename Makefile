@@ -14,7 +14,8 @@ HOST ?= 127.0.0.1
 # tests. Redone when a kernel's source changes (numba's cache is keyed by its file).
 KERNELS    := src/atout/jit.py src/atout/bots/rules/kernel.py src/atout/bots/expert/dealer.py \
               src/atout/bots/expert/likelihood.py src/atout/solver/fast.py \
-              src/atout/batched/french.py src/atout/batched/austrian.py src/atout/batched/two_player.py
+              src/atout/batched/bits.py src/atout/batched/french.py src/atout/batched/austrian.py \
+              src/atout/batched/two_player.py
 WARM_RUN   := $(VENV)/.warmed-run
 WARM_TEST  := $(VENV)/.warmed
 

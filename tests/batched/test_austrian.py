@@ -164,18 +164,6 @@ def test_batched_deals_play_austrian_tarock() -> None:
     assert deals.scores().shape == (64, 3) and (deals.current_player() == -1).all()
 
 
-def test_the_kth_set_bit_is_found_alike_by_every_way() -> None:
-    from atout.batched import austrian as kernels
-    from atout.jit import numba
-
-    ways = [numba.njit(kernels._nth_bit_loop)] + ([numba.njit(kernels._nth_bit_pdep)] if kernels.PDEP else [])
-    draw = np.random.default_rng(3)
-    for mask in [*draw.integers(1, 2**63 - 1, size=2000).tolist(), 1, 2**62, 2**63 - 1]:
-        bits = [b for b in range(63) if mask >> b & 1]
-        for k in (0, len(bits) - 1, int(draw.integers(len(bits)))):
-            assert [int(way(mask, k)) for way in ways] == [bits[k]] * len(ways)
-
-
 def test_play_out_finishes_the_deals_as_stepping_does() -> None:
     rules = RULES["every-option"]
     stepped, played_out = AustrianBatch(rules, 300, seed=8), AustrianBatch(rules, 300, seed=8)

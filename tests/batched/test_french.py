@@ -301,16 +301,3 @@ def test_bad_input_gets_a_clear_message() -> None:
         batch.load(3, batch.dealt(0))
     batch.load(2, batch.dealt(0))  # a deal dealt again from the cards of another
     assert batch.dealt(2) == batch.dealt(0)
-
-
-def test_the_kth_set_bit_is_found_alike_by_every_way() -> None:
-    # the deals do not hang on the processor: pdep (BMI2) and the loop find the same card
-    from atout.batched import french as kernels
-    from atout.jit import numba
-
-    ways = [numba.njit(kernels._nth_bit_loop)] + ([numba.njit(kernels._nth_bit_pdep)] if kernels.PDEP else [])
-    draw = np.random.default_rng(3)
-    for mask in [*draw.integers(1, 2**63 - 1, size=2000).tolist(), 1, 2**62, 2**63 - 1, (1 << 56) - 1]:
-        bits = [b for b in range(63) if mask >> b & 1]
-        for k in (0, len(bits) - 1, int(draw.integers(len(bits)))):
-            assert [way(mask, k) for way in ways] == [bits[k]] * len(ways), (mask, k)

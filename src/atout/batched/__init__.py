@@ -20,10 +20,10 @@ numba comes with the ``solver-fast`` extra.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from atout.jit import np
 from atout.rules import Rules, RulesError
 
 if TYPE_CHECKING:
@@ -57,13 +57,9 @@ def _backend(rules: Rules) -> tuple[Any, Callable[[Rules, int, int], ndarray]]:
 
 def _whole(value: object) -> int | None:
     """``value`` as an ``int`` if it is a whole number (a Python or numpy integer, not a boolean)."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return None
-    if isinstance(value, int):
-        return value
-    if np is not None and isinstance(value, np.integer):
-        return int(value)
-    return None
+    return int(value)
 
 
 def _count(name: str, value: object) -> int:
@@ -108,6 +104,8 @@ class BatchedDeals:
     def step(self, actions: ndarray) -> None:
         """Apply one action id to each deal (finished deals ignore theirs); an illegal action
         raises :class:`ValueError` naming the deal and the action, and changes no deal."""
+        import numpy as np  # there: the deals were dealt by numba
+
         array = np.asarray(actions)
         if array.shape != (self.size,) or not np.issubdtype(array.dtype, np.integer):
             raise ValueError(

@@ -17,11 +17,10 @@ multiplier and talon, both scorings and both directions of play.
 
 from __future__ import annotations
 
-import importlib
-import platform
 from collections.abc import Mapping
 from typing import Any, Final
 
+from atout.batched.bits import bounded, draw, need_numba, nth_bit, seed_stream, shuffle, xorshift
 from atout.cards import (
     AUSTRIAN_DECK_MASK,
     CAVALIERS_MASK,
@@ -43,7 +42,7 @@ from atout.engine.austrian.actions import (
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, STRENGTH, TRULL_MASK
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.deal import seat_step
-from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, numba, popcount
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules, RulesError
 
 ENGINE_CARD: Final = tuple(cards_of(AUSTRIAN_DECK_MASK))
@@ -124,92 +123,9 @@ _STRENGTH_OF: Any = np.array([STRENGTH[c] for c in ENGINE_CARD], dtype=np.int64)
 _SUITS: Any = np.array(SUITS_C, dtype=np.int64) if AVAILABLE else None
 
 
-def _xorshift(x: Any) -> Any:
-    """The next state of a xorshift64* generator (a ``uint64``)."""
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    return x
-
-
-def _bounded(x: Any, n: int) -> int:
-    """A uniform integer in [0, n) from generator state ``x`` (the xorshift64* output's high bits)."""
-    r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-    return int((r * np.uint64(n)) >> np.uint64(32))
-
-
-def _draw(rng: Any, i: int, n: int) -> int:
-    """A uniform integer in [0, n) from deal ``i``'s generator."""
-    x = _xorshift_jit(rng[i])
-    rng[i] = x
-    return _bounded_jit(x, n)  # type: ignore[no-any-return]
-
-
-def _seed(rng: Any, i: int, seed: int, index: int) -> None:
-    """Seed generator ``i`` from ``(seed, index)`` (splitmix64), never zero."""
-    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(index + 1) * np.uint64(0xD1B54A32D192ED03)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    rng[i] = z if z != np.uint64(0) else np.uint64(1)
-
-
-def _has_pdep() -> bool:
-    """Whether numba compiles for an x86-64 processor with BMI2 (its ``pdep`` instruction)."""
-    if not AVAILABLE or platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
-    config = numba.core.config
-    if config.CPU_NAME:
-        features = config.CPU_FEATURES or ""
-    else:
-        features = importlib.import_module("llvmlite.binding").get_host_cpu_features().flatten()
-    return "+bmi2" in features.split(",")
-
-
-def _pdep_typer(typingctx: Any, source: Any, mask: Any) -> Any:
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        ir = importlib.import_module("llvmlite.ir")
-        word = ir.IntType(64)
-        pdep = numba.core.cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64"
-        )
-        return builder.call(pdep, args)
-
-    return numba.types.int64(numba.types.int64, numba.types.int64), codegen
-
-
-PDEP: Final = _has_pdep()
-"""Whether the k-th set bit is found by one ``pdep`` instruction (else by clearing k bits)."""
-_pdep: Any = numba.extending.intrinsic(_pdep_typer) if PDEP else None
-
-
-def _nth_bit_loop(mask: int, k: int) -> int:
-    """The index of the k-th set bit of ``mask`` (k from 0)."""
-    for _ in range(k):
-        mask &= mask - 1
-    return int(lowbit(mask))
-
-
-def _nth_bit_pdep(mask: int, k: int) -> int:
-    """The index of the k-th set bit of ``mask`` (k from 0), in one instruction."""
-    return int(lowbit(_pdep(np.int64(1) << k, mask)))
-
-
-_nth_bit = _nth_bit_pdep if PDEP else _nth_bit_loop
-
-
 def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
     """Shuffle and deal (dealer seat 0) into state row ``s`` with generator ``i``."""
-    for c in range(54):
-        pack[c] = c
-    x = rng[i]
-    for j in range(53, 0, -1):
-        x = _xorshift_jit(x)
-        k = _bounded_jit(x, j + 1)
-        t = pack[j]
-        pack[j] = pack[k]
-        pack[k] = t
-    rng[i] = x
+    shuffle(pack, 54, rng, i)
     _deal_jit(s, opts, pack)
 
 
@@ -412,22 +328,22 @@ def _random_action(s: Any, rng: Any, i: int, opts: Any) -> int:
     phase = s[F_PHASE]
     if phase == PLAY:
         legal = _play_mask_jit(s, opts)
-        return int(_ENGINE_OF[_nth_bit_jit(legal, _draw_jit(rng, i, popcount(legal)))])
+        return int(_ENGINE_OF[nth_bit(legal, draw(rng, i, popcount(legal)))])
     if phase == BIDDING:
-        k = _draw_jit(rng, i, 3 - s[F_HIGH])
+        k = draw(rng, i, 3 - s[F_HIGH])
         return BID_BASE if k == 0 else int(BID_BASE + s[F_HIGH] + k)
     if phase == DISCARD:
         legal = _discard_mask_jit(s, opts)
-        return int(DISCARD_BASE + _ENGINE_OF[_nth_bit_jit(legal, _draw_jit(rng, i, popcount(legal)))])
+        return int(DISCARD_BASE + _ENGINE_OF[nth_bit(legal, draw(rng, i, popcount(legal)))])
     if phase == TALON:
-        return int(TALON_BASE + _draw_jit(rng, i, 2))
-    return int(GAME_BASE + _draw_jit(rng, i, 2))
+        return int(TALON_BASE + draw(rng, i, 2))
+    return int(GAME_BASE + draw(rng, i, 2))
 
 
 def _reset_all(states: Any, rng: Any, seed: int, first: int, opts: Any) -> None:
     pack = np.empty(54, dtype=np.int64)
     for i in range(states.shape[0]):
-        _seed_jit(rng, i, seed, first + i)
+        seed_stream(rng, i, seed, first + i)
         _reset_jit(states[i], rng, i, opts, pack)
 
 
@@ -492,13 +408,13 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
     banned = KINGS_C | (TRULL_C if opts[O_FORBID_TRULL] else 0)
     forehand = step % 3
     for i in range(count):
-        _seed_jit(rng, 0, seed, i)
+        seed_stream(rng, 0, seed, i)
         _reset_jit(s, rng, 0, opts, pack)
         x = rng[0]
         high, declarer, seat = 0, -1, forehand
         for _ in range(3):
-            x = _xorshift_jit(x)
-            k = _bounded_jit(x, 3 - high)
+            x = xorshift(x)
+            k = bounded(x, 3 - high)
             if k:
                 high, declarer = high + k, seat
             seat = seat + step - 3 if seat + step >= 3 else seat + step
@@ -509,13 +425,13 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
         own = h0 if declarer == 0 else (h1 if declarer == 1 else h2)
         discard, taken = 0, 0
         if high == 1:
-            x = _xorshift_jit(x)
-            taken = 1 + _bounded_jit(x, 2)
+            x = xorshift(x)
+            taken = 1 + bounded(x, 2)
             own |= s[F_HALF + taken - 1]
             for _ in range(3):
                 legal = own & ~banned
-                x = _xorshift_jit(x)
-                bit = np.int64(1) << _nth_bit_jit(legal, _bounded_jit(x, popcount(legal)))
+                x = xorshift(x)
+                bit = np.int64(1) << nth_bit(legal, bounded(x, popcount(legal)))
                 own ^= bit
                 discard |= bit
         if declarer == 0:
@@ -526,8 +442,8 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
             h2 = own
         game = 0
         if game2:
-            x = _xorshift_jit(x)
-            game = _bounded_jit(x, 2)
+            x = xorshift(x)
+            game = bounded(x, 2)
         pile, leader = 0, forehand
         for _ in range(16):
             seat, trick, led, best, best_seat = leader, 0, -1, -1, -1
@@ -547,8 +463,8 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
                                 higher = (trumps >> top) << top
                                 if higher:
                                     legal = higher
-                x = _xorshift_jit(x)
-                c = _nth_bit_jit(legal, _bounded_jit(x, popcount(legal)))
+                x = xorshift(x)
+                c = nth_bit(legal, bounded(x, popcount(legal)))
                 bit = np.int64(1) << c
                 if seat == 0:
                     h0 ^= bit
@@ -576,11 +492,6 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
 
 
 if AVAILABLE:
-    _xorshift_jit: Any = inline(_xorshift)
-    _bounded_jit: Any = inline(_bounded)
-    _draw_jit: Any = inline(_draw)
-    _seed_jit: Any = inline(_seed)
-    _nth_bit_jit: Any = inline(_nth_bit)
     _deal_jit: Any = inline(_deal)
     _reset_jit: Any = inline(_reset)
     _play_mask_jit: Any = inline(_play_mask)
@@ -600,11 +511,6 @@ if AVAILABLE:
     _random_deals_jit: Any = jit(_random_deals)
 
 
-def _need_numba() -> None:
-    if not AVAILABLE:
-        raise RuntimeError("the batched simulator needs numba: pip install -e '.[solver-fast]'")
-
-
 # ---------------------------------------------------------------- the public face
 class AustrianBatch:
     """``size`` Austrian Tarock deals stepped together (the API of :class:`atout.batched.BatchedDeals`)."""
@@ -613,7 +519,7 @@ class AustrianBatch:
     players: int = 3
 
     def __init__(self, rules: Rules, size: int, seed: int = 0) -> None:
-        _need_numba()
+        need_numba()
         if not isinstance(size, int) or size < 1:
             raise ValueError(f"size: must be a positive number of deals, not {size!r}")
         self.rules = rules
@@ -713,7 +619,7 @@ class AustrianBatch:
 def random_austrian_deals(rules: Rules, count: int, seed: int = 0) -> Any:
     """``count`` full deals with uniformly random legal actions, played in one compiled call;
     returns the scores, shape (count, 3)."""
-    _need_numba()
+    need_numba()
     opts = options(rules)
     if not isinstance(count, int) or count < 0:
         raise ValueError(f"count: must be a number of deals, not {count!r}")

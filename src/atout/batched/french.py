@@ -32,11 +32,10 @@ refuses the others, naming them.
 
 from __future__ import annotations
 
-import importlib
-import platform
 from collections.abc import Mapping
 from typing import Any, Final
 
+from atout.batched.bits import bounded, draw, need_numba, nth_bit, seed_stream, xorshift
 from atout.cards import CardSet
 from atout.engine.actions import (
     BID_BASE,
@@ -53,7 +52,7 @@ from atout.engine.dead_player import DeadPlayerDeal, check_dead_player_rules
 from atout.engine.deal import CHIEN_SIZE, HAND_SIZE, seat_step
 from atout.engine.french import FrenchDeal, check_engine_rules
 from atout.games import deal_from_dealt
-from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, numba, popcount
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules, RulesError
 
 # ---------------------------------------------------------------- the two words
@@ -233,37 +232,6 @@ def options(rules: Rules) -> Any:
     return np.array(values, dtype=np.int64)
 
 
-# ---------------------------------------------------------------- the k-th set bit
-def _has_pdep() -> bool:
-    """Whether numba compiles for an x86-64 processor with BMI2 (its ``pdep`` instruction)."""
-    if not AVAILABLE or platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
-    config = numba.core.config
-    if config.CPU_NAME:
-        features = config.CPU_FEATURES or ""
-    else:
-        features = importlib.import_module("llvmlite.binding").get_host_cpu_features().flatten()
-    return "+bmi2" in features.split(",")
-
-
-def _pdep_typer(typingctx: Any, source: Any, mask: Any) -> Any:
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        ir = importlib.import_module("llvmlite.ir")
-        word = ir.IntType(64)
-        pdep = numba.core.cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64"
-        )
-        return builder.call(pdep, args)
-
-    return numba.types.int64(numba.types.int64, numba.types.int64), codegen
-
-
-PDEP: Final = _has_pdep()
-"""Whether the k-th set bit of a card set is found by one ``pdep`` instruction (a third faster
-random deals here), else by clearing the k lowest bits."""
-_pdep: Any = numba.extending.intrinsic(_pdep_typer) if PDEP else None
-
-
 # ---------------------------------------------------------------- kernels (plain Python, compiled below)
 _PLAIN_BIT: Any = (
     np.array([1 << c if c < 56 else 0 for c in range(78)], dtype=np.int64) if AVAILABLE else None
@@ -271,38 +239,6 @@ _PLAIN_BIT: Any = (
 _TRUMP_BIT: Any = (
     np.array([1 << (c - 56) if c >= 56 else 0 for c in range(78)], dtype=np.int64) if AVAILABLE else None
 )
-
-
-def _draw(rng: Any, i: int, n: int) -> int:
-    """A uniform integer in [0, n) from deal ``i``'s xorshift64* generator."""
-    x = rng[i]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[i] = x
-    r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-    return int(np.int64((r * np.uint64(n)) >> np.uint64(32)))
-
-
-def _seed(rng: Any, i: int, seed: int, index: int) -> None:
-    """Seed generator ``i`` from ``(seed, index)`` (splitmix64), never zero."""
-    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(index + 1) * np.uint64(0xD1B54A32D192ED03)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    rng[i] = z if z != np.uint64(0) else np.uint64(1)
-
-
-def _nth_bit_loop(mask: int, k: int) -> int:
-    """The index of the k-th set bit of ``mask`` (k from 0), clearing the k lowest."""
-    for _ in range(k):
-        mask &= mask - 1
-    return int(lowbit(mask))
-
-
-def _nth_bit_pdep(mask: int, k: int) -> int:
-    """The index of the k-th set bit of ``mask`` (k from 0), with one ``pdep`` instruction."""
-    return int(lowbit(_pdep(np.int64(1) << k, mask)))
 
 
 def _half_points(p: int, t: int) -> int:
@@ -329,9 +265,7 @@ def _reset(s: Any, rng: Any, i: int, opts: Any, pack: Any) -> None:
         pack[c] = c
     x = rng[i]
     for j in range(77, 0, -2):  # Fisher-Yates, two draws from each 64-bit output of the generator
-        x ^= x >> np.uint64(12)
-        x ^= x << np.uint64(25)
-        x ^= x >> np.uint64(27)
+        x = xorshift(x)
         r = x * np.uint64(0x2545F4914F6CDD1D)
         k = np.int64(((r >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
         t = pack[j]
@@ -790,10 +724,10 @@ def _is_legal(s: Any, action: int, opts: Any) -> bool:
 def _pick_card(p: int, t: int, rng: Any, i: int) -> int:
     """A uniformly random card of two words."""
     in_p = popcount(p)
-    k = _draw_jit(rng, i, in_p + popcount(t))
+    k = draw(rng, i, in_p + popcount(t))
     if k < in_p:
-        return int(_nth_bit_jit(p, k))
-    return int(56 + _nth_bit_jit(t, k - in_p))
+        return int(nth_bit(p, k))
+    return int(56 + nth_bit(t, k - in_p))
 
 
 def _random_action(s: Any, rng: Any, i: int, opts: Any) -> int:
@@ -807,28 +741,28 @@ def _random_action(s: Any, rng: Any, i: int, opts: Any) -> int:
         return int(DISCARD_BASE + _pick_card_jit(p, t, rng, i))
     if phase == BIDDING:
         bids = _biddable_jit(s, opts)
-        k = _draw_jit(rng, i, 1 + popcount(bids))
-        return BID_BASE if k == 0 else BID_BASE + _nth_bit_jit(bids, k - 1)
+        k = draw(rng, i, 1 + popcount(bids))
+        return BID_BASE if k == 0 else BID_BASE + nth_bit(bids, k - 1)
     if phase == CHELEM:
-        return int(CHELEM_BASE + _draw_jit(rng, i, 2))
+        return int(CHELEM_BASE + draw(rng, i, 2))
     if phase == POIGNEE:
         levels = _poignee_levels_jit(s, s[F_PLAYER], opts)
-        k = _draw_jit(rng, i, 1 + popcount(levels))
-        return POIGNEE_BASE if k == 0 else POIGNEE_BASE + _nth_bit_jit(levels, k - 1)
+        k = draw(rng, i, 1 + popcount(levels))
+        return POIGNEE_BASE if k == 0 else POIGNEE_BASE + nth_bit(levels, k - 1)
     if phase == SHOW:
         choices = _pool_jit(s, s[F_PLAYER]) & ~s[F_SHOW_PICKED]
-        k = _draw_jit(rng, i, 1 + popcount(choices))
-        return SHOW_DEFAULT_ID if k == 0 else SHOW_T_BASE + _nth_bit_jit(choices, k - 1)
+        k = draw(rng, i, 1 + popcount(choices))
+        return SHOW_DEFAULT_ID if k == 0 else SHOW_T_BASE + nth_bit(choices, k - 1)
     if phase == CALL:
         callable_cards = _callable_jit(s, opts)
-        return int(CALL_BASE + _nth_bit_jit(callable_cards, _draw_jit(rng, i, popcount(callable_cards))))
+        return int(CALL_BASE + nth_bit(callable_cards, draw(rng, i, popcount(callable_cards))))
     return -1
 
 
 def _reset_all(states: Any, rng: Any, seed: int, first: int, opts: Any) -> None:
     pack = np.empty(78, dtype=np.int64)
     for i in range(states.shape[0]):
-        _seed_jit(rng, i, seed, first + i)
+        seed_stream(rng, i, seed, first + i)
         _reset_jit(states[i], rng, i, opts, pack)
 
 
@@ -952,15 +886,11 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
                         higher = (trumps >> top) << top
                         legal_p = np.int64(0)
                         legal_t = (higher if higher else trumps) | (t & EXC_T)
-            # the draw of _draw, inline
-            x ^= x >> np.uint64(12)
-            x ^= x << np.uint64(25)
-            x ^= x >> np.uint64(27)
-            r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+            x = xorshift(x)  # the draw of draw(), with the state in a register
             in_p = popcount(legal_p)
-            k = np.int64((r * np.uint64(in_p + popcount(legal_t))) >> np.uint64(32))
+            k = np.int64(bounded(x, in_p + popcount(legal_t)))
             if k < in_p:
-                card = _nth_bit_jit(legal_p, k)
+                card = nth_bit(legal_p, k)
                 bit = np.int64(1) << card
                 hands_p[seat] = p ^ bit
                 trick_p |= bit
@@ -969,7 +899,7 @@ def _random_card_play(s: Any, rng: Any, i: int, opts: Any, hands_p: Any, hands_t
                     led = suit
                 key = card % 14 if suit == led else -1
             else:
-                b = _nth_bit_jit(legal_t, k - in_p)
+                b = nth_bit(legal_t, k - in_p)
                 bit = np.int64(1) << b
                 hands_t[seat] = t ^ bit
                 trick_t |= bit
@@ -1045,9 +975,9 @@ def _random_auction(s: Any, rng: Any, i: int, opts: Any) -> None:
     for _ in range(n):
         above = contract + 1
         bids = (opts[O_BIDS] >> above) << above
-        k = _draw_jit(rng, i, 1 + popcount(bids))
+        k = draw(rng, i, 1 + popcount(bids))
         if k:
-            contract = _nth_bit_jit(bids, k - 1)
+            contract = nth_bit(bids, k - 1)
             taker = seat
         seat += opts[O_BID_STEP]
         if seat >= n:
@@ -1061,13 +991,13 @@ def _random_auction(s: Any, rng: Any, i: int, opts: Any) -> None:
     s[F_PLAYER] = taker
     if n == 5:
         callable_cards = _callable_jit(s, opts)
-        _call(s, _nth_bit_jit(callable_cards, _draw_jit(rng, i, popcount(callable_cards))), opts)
+        _call(s, nth_bit(callable_cards, draw(rng, i, popcount(callable_cards))), opts)
     else:
         _after_call(s, opts)
     while s[F_PHASE] == DISCARD:
         p, t = _discard_mask_jit(s)
         _discard(s, _pick_card_jit(p, t, rng, i))
-    s[F_CHELEM] = _draw_jit(rng, i, 2)
+    s[F_CHELEM] = draw(rng, i, 2)
     _lead(s, opts)
 
 
@@ -1114,7 +1044,7 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
     hands_t = np.empty(5, dtype=np.int64)
     table = opts[O_TABLE]
     for d in range(count):
-        _seed_jit(rng, 0, seed, d)
+        seed_stream(rng, 0, seed, d)
         _reset_jit(s, rng, 0, opts, pack)
         _play_out_jit(s, rng, 0, opts, hands_p, hands_t)
         for seat in range(table):
@@ -1122,9 +1052,6 @@ def _random_deals(count: int, seed: int, opts: Any, out: Any) -> None:
 
 
 if AVAILABLE:
-    _draw_jit: Any = inline(_draw)
-    _seed_jit: Any = inline(_seed)
-    _nth_bit_jit: Any = inline(_nth_bit_pdep if PDEP else _nth_bit_loop)
     _half_points = inline(_half_points)
     _is_petit_sec = inline(_is_petit_sec)
     _end = inline(_end)
@@ -1172,11 +1099,6 @@ if AVAILABLE:
     _random_deals_jit: Any = jit(_random_deals)
 
 
-def _need_numba() -> None:
-    if not AVAILABLE:
-        raise RuntimeError("the batched simulator needs numba: pip install -e '.[solver-fast]'")
-
-
 def _names(p: int, t: int) -> str:
     return str(CardSet(int(p) | int(t) << 56))
 
@@ -1188,7 +1110,7 @@ class FrenchBatch:
     action_count: int = N_ACTIONS
 
     def __init__(self, rules: Rules, size: int, seed: int = 0) -> None:
-        _need_numba()
+        need_numba()
         self.rules = rules
         self.players = rules.players
         self.size = size
@@ -1305,7 +1227,7 @@ def warm_up() -> None:
 def random_french_deals(rules: Rules, count: int, seed: int = 0) -> Any:
     """``count`` French Tarot deals with uniformly random legal actions, played in one compiled
     call: each table seat's score, shape ``(count, players)``."""
-    _need_numba()
+    need_numba()
     out = np.zeros((count, rules.players), dtype=np.int64)
     _random_deals_jit(count, seed, options(rules), out)
     return out

@@ -19,11 +19,10 @@ exchange card, the threshold with no bout, the margin's rounding and the chelem 
 
 from __future__ import annotations
 
-import importlib
-import platform
 from collections.abc import Mapping
 from typing import Any, Final
 
+from atout.batched.bits import bounded, draw, need_numba, nth_bit, seed_stream, shuffle, xorshift
 from atout.cards import (
     BOUTS_MASK,
     CAVALIERS_MASK,
@@ -42,7 +41,7 @@ from atout.cards import (
 )
 from atout.engine import actions
 from atout.engine.two_player import TwoPlayerDeal, check_two_player_rules
-from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, numba, popcount
+from atout.jit import AVAILABLE, bitlen, inline, jit, lowbit, np, popcount
 from atout.rules import Rules
 
 N_ACTIONS: Final = actions.N_ACTIONS
@@ -121,80 +120,6 @@ def options(rules: Rules) -> tuple[Any, Any]:
 _SUITS: Any = np.array(SUIT_P, dtype=np.int64) if AVAILABLE else None
 
 
-def _xorshift(x: Any) -> Any:
-    """The next state of a xorshift64* generator (a ``uint64``)."""
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    return x
-
-
-def _bounded(x: Any, n: int) -> int:
-    """A uniform integer in [0, n) from generator state ``x`` (the xorshift64* output's high bits)."""
-    r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-    return int((r * np.uint64(n)) >> np.uint64(32))
-
-
-def _draw(rng: Any, i: int, n: int) -> int:
-    """A uniform integer in [0, n) from deal ``i``'s generator."""
-    x = _xorshift_jit(rng[i])
-    rng[i] = x
-    return _bounded_jit(x, n)  # type: ignore[no-any-return]
-
-
-def _seed(rng: Any, i: int, seed: int, index: int) -> None:
-    """Seed generator ``i`` from ``(seed, index)`` (splitmix64), never zero."""
-    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(index + 1) * np.uint64(0xD1B54A32D192ED03)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    rng[i] = z if z != np.uint64(0) else np.uint64(1)
-
-
-def _has_pdep() -> bool:
-    """Whether numba compiles for an x86-64 processor with BMI2 (its ``pdep`` instruction)."""
-    if not AVAILABLE or platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
-    config = numba.core.config
-    if config.CPU_NAME:
-        features = config.CPU_FEATURES or ""
-    else:
-        features = importlib.import_module("llvmlite.binding").get_host_cpu_features().flatten()
-    return "+bmi2" in features.split(",")
-
-
-def _pdep_typer(typingctx: Any, source: Any, mask: Any) -> Any:
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        ir = importlib.import_module("llvmlite.ir")
-        word = ir.IntType(64)
-        pdep = numba.core.cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64"
-        )
-        return builder.call(pdep, args)
-
-    return numba.types.int64(numba.types.int64, numba.types.int64), codegen
-
-
-PDEP: Final = _has_pdep()
-"""Whether the k-th set bit is found by one ``pdep`` instruction (else by clearing k bits)."""
-_pdep: Any = numba.extending.intrinsic(_pdep_typer) if PDEP else None
-
-
-def _nth_bit_loop(mask: int, k: int) -> int:
-    """The index of the k-th set bit of ``mask`` (k from 0)."""
-    for _ in range(k):
-        mask &= mask - 1
-    return int(lowbit(mask))
-
-
-def _nth_bit_pdep(mask: int, k: int) -> int:
-    """The index of the k-th set bit of ``mask`` (k from 0), in one instruction."""
-    return int(lowbit(_pdep(np.int64(1) << k, mask)))
-
-
-_nth_bit = _nth_bit_pdep if PDEP else _nth_bit_loop
-
-
 def _add(s: Any, field: int, seat: int, card: int) -> None:
     """Put ``card`` into the set of fields ``field`` (plain) and ``field + 2`` (trumps) of ``seat``."""
     if card < 56:
@@ -205,16 +130,7 @@ def _add(s: Any, field: int, seat: int, card: int) -> None:
 
 def _reset(s: Any, rng: Any, i: int, pack: Any) -> None:
     """Shuffle and lay out a deal (dealer seat 0) as :func:`atout.engine.two_player.deal_layout`."""
-    for c in range(N_CARDS):
-        pack[c] = c
-    x = rng[i]
-    for j in range(N_CARDS - 1, 0, -1):
-        x = _xorshift_jit(x)
-        k = _bounded_jit(x, j + 1)
-        t = pack[j]
-        pack[j] = pack[k]
-        pack[k] = t
-    rng[i] = x
+    shuffle(pack, N_CARDS, rng, i)
     _lay_out_jit(s, pack)
 
 
@@ -467,19 +383,19 @@ def _apply(s: Any, action: int, opts: Any, order: Any) -> None:
 def _random_action(s: Any, rng: Any, i: int, opts: Any) -> int:
     """The k-th legal action in increasing order, k uniform (generator ``i``)."""
     if s[F_PHASE] == CHELEM:
-        return int(NO_CHELEM + _draw_jit(rng, i, 2))
+        return int(NO_CHELEM + draw(rng, i, 2))
     legal_p, legal_t = _play_masks_jit(s, opts)
     count_p = popcount(legal_p)
-    k = _draw_jit(rng, i, count_p + popcount(legal_t))
+    k = draw(rng, i, count_p + popcount(legal_t))
     if k < count_p:
-        return int(_nth_bit_jit(legal_p, k))
-    return int(56 + _nth_bit_jit(legal_t, k - count_p))
+        return int(nth_bit(legal_p, k))
+    return int(56 + nth_bit(legal_t, k - count_p))
 
 
 def _reset_all(states: Any, rng: Any, seed: int, first: int, opts: Any) -> None:
     pack = np.empty(N_CARDS, dtype=np.int64)
     for i in range(states.shape[0]):
-        _seed_jit(rng, i, seed, first + i)
+        seed_stream(rng, i, seed, first + i)
         _reset_jit(states[i], rng, i, pack)
         _start_jit(states[i], opts)
 
@@ -540,19 +456,19 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
     pile_of = np.empty(N_CARDS, dtype=np.int64)
     chelem, leads, before_last = opts[O_CHELEM], opts[O_ANNOUNCER_LEADS], opts[O_EXCUSE_BEFORE_LAST]
     for i in range(count):
-        _seed_jit(rng, 0, seed, i)
+        seed_stream(rng, 0, seed, i)
         _reset_jit(s, rng, 0, pack)
         x = rng[0]
         for f in range(36):
             pile_of[s[F_PILES + f]] = (f % 18) // 3
         leader, announcer = 1, -1
         if chelem:  # the non-dealer decides, then the dealer if he declined
-            x = _xorshift_jit(x)
-            if _bounded_jit(x, 2):
+            x = xorshift(x)
+            if bounded(x, 2):
                 announcer = 1
             else:
-                x = _xorshift_jit(x)
-                if _bounded_jit(x, 2):
+                x = xorshift(x)
+                if bounded(x, 2):
                     announcer = 0
                     leader = 0 if leads else 1
         hp0, hp1, ht0, ht1 = s[F_HAND_P], s[F_HAND_P + 1], s[F_HAND_T], s[F_HAND_T + 1]
@@ -583,10 +499,10 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
                             higher = (trumps >> top) << top
                             legal_p, legal_t = 0, (higher if higher else trumps) | excuse
                 count_p = popcount(legal_p)
-                x = _xorshift_jit(x)
-                k = _bounded_jit(x, count_p + popcount(legal_t))
+                x = xorshift(x)
+                k = bounded(x, count_p + popcount(legal_t))
                 if k < count_p:
-                    card = _nth_bit_jit(legal_p, k)
+                    card = nth_bit(legal_p, k)
                     bit = np.int64(1) << card
                     trick_p |= bit
                     if led < 0:
@@ -602,7 +518,7 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
                     else:
                         tp1 ^= bit
                 else:
-                    card = 56 + _nth_bit_jit(legal_t, k - count_p)
+                    card = 56 + nth_bit(legal_t, k - count_p)
                     bit = np.int64(1) << (card - 56)
                     trick_t |= bit
                     if led < 0 and card != EXCUSE:
@@ -691,11 +607,6 @@ def _random_deals(count: int, seed: int, opts: Any, order: Any, out: Any) -> Non
 
 
 if AVAILABLE:
-    _xorshift_jit: Any = inline(_xorshift)
-    _bounded_jit: Any = inline(_bounded)
-    _draw_jit: Any = inline(_draw)
-    _seed_jit: Any = inline(_seed)
-    _nth_bit_jit: Any = inline(_nth_bit)
     _add_jit: Any = inline(_add)
     _lay_out_jit: Any = inline(_lay_out)
     _reset_jit: Any = inline(_reset)
@@ -721,11 +632,6 @@ if AVAILABLE:
     _random_deals_jit: Any = jit(_random_deals)
 
 
-def _need_numba() -> None:
-    if not AVAILABLE:
-        raise RuntimeError("the batched simulator needs numba: pip install -e '.[solver-fast]'")
-
-
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ValueError(f"seed: must be a whole number from 0 to 2**63 - 1, not {seed!r}")
@@ -744,7 +650,7 @@ class TwoPlayerBatch:
     players: int = 2
 
     def __init__(self, rules: Rules, size: int, seed: int = 0) -> None:
-        _need_numba()
+        need_numba()
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise ValueError(f"size: must be a positive number of deals, not {size!r}")
         self.rules = rules
@@ -851,7 +757,7 @@ class TwoPlayerBatch:
 def random_two_player_deals(rules: Rules, count: int, seed: int = 0) -> Any:
     """``count`` full deals with uniformly random legal actions, played in one compiled call;
     returns the scores, shape (count, 2)."""
-    _need_numba()
+    need_numba()
     opts, order = options(rules)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"count: must be a number of deals, not {count!r}")

@@ -30,6 +30,7 @@ KERNEL_MODULES = (
     "atout.bots.expert.dealer",
     "atout.bots.rules.kernel",
     "atout.solver.fast",
+    "atout.batched.bits",
     "atout.batched.french",
     "atout.batched.austrian",
     "atout.batched.two_player",
