@@ -4,25 +4,27 @@ random deals are exactly the stepped ones. Skipped without numba (failed under C
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
+from tests.batched.conftest import (
+    assert_play_out_is_stepping,
+    assert_the_engines_scores,
+    checked_actions,
+    needs_numba,
+)
 
 from atout.batched import BatchedDeals, random_deals
-from atout.batched.austrian import AVAILABLE, AustrianBatch, random_austrian_deals
+from atout.batched.austrian import AustrianBatch, random_austrian_deals
 from atout.engine.austrian.actions import N_AUSTRIAN_ACTIONS
 from atout.engine.austrian.deal import AustrianDeal
 from atout.games import deal_from_dealt
 from atout.presets import rules_for
 from atout.rules import Rules, RulesError
 
-pytestmark = pytest.mark.skipif(
-    not AVAILABLE and os.environ.get("CI") != "true",
-    reason="numba is not installed (pip install -e '.[solver-fast]'); under CI=true these tests fail instead",
-)
+pytestmark = needs_numba
 
 EVERY_OPTION: dict[str, Any] = {
     "austrian_jack_value": 3,
@@ -52,22 +54,10 @@ def replay_against_engine(rules: Rules, size: int, seed: int) -> tuple[int, int]
     choose = np.random.default_rng(seed)
     steps = 0
     while not batch.done().all():
-        mask, players = batch.legal_mask(), batch.current_player()
-        actions = np.full(size, -1, dtype=np.int64)
-        for i, deal in enumerate(engines):
-            legal = np.flatnonzero(mask[i])
-            assert players[i] == deal.current_player, f"deal {i} step {steps}: seat to act"
-            assert legal.tolist() == [int(a) for a in deal.legal_actions()], f"deal {i} step {steps}"
-            if len(legal):
-                actions[i] = choose.choice(legal)
-                deal.apply(deal.legal_actions()[int(np.searchsorted(legal, actions[i]))])
-        batch.step(actions)
+        batch.step(checked_actions(batch, engines, steps, lambda i, legal, deal: choose.choice(legal)))
         steps += 1
-    scores, cancelled = batch.scores(), batch.cancelled()
-    for i, deal in enumerate(engines):
-        assert deal.is_over()
-        assert scores[i].tolist() == deal.scores(), f"deal {i}: {batch.dealt(i)}"
-        assert bool(cancelled[i]) == (deal.summary is None), f"deal {i}"
+    assert_the_engines_scores(batch, engines)
+    cancelled = batch.cancelled()
     return int((~cancelled).sum()), int(cancelled.sum())
 
 
@@ -167,13 +157,5 @@ def test_batched_deals_play_austrian_tarock() -> None:
 def test_play_out_finishes_the_deals_as_stepping_does() -> None:
     rules = RULES["every-option"]
     stepped, played_out = AustrianBatch(rules, 300, seed=8), AustrianBatch(rules, 300, seed=8)
-    for _ in range(20):  # into the talon, the discard and the first tricks
-        moves = stepped.random_actions()
-        stepped.step(moves)
-        assert (played_out.random_actions() == moves).all()
-        played_out.step(moves)
-    while not stepped.done().all():
-        stepped.step(stepped.random_actions())
-    played_out.play_out()
-    assert played_out.done().all() and played_out.scores().tolist() == stepped.scores().tolist()
+    assert_play_out_is_stepping(stepped, played_out, 20)  # into the talon, the discard and the first tricks
     assert played_out.scores().tolist() == random_austrian_deals(rules, 300, seed=8).tolist()

@@ -6,26 +6,23 @@ options it does not play are refused by name. Skipped without numba (failed unde
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
+from tests.batched.conftest import assert_the_engines_scores, checked_actions, needs_numba
 
 from atout.batched import BatchedDeals, random_deals
-from atout.batched.french import AVAILABLE, FrenchBatch
+from atout.batched.french import FrenchBatch
 from atout.cards import EXCUSE, CardSet
-from atout.engine.actions import BID_ACTIONS, N_ACTIONS, PASS
+from atout.engine.actions import BID_ACTIONS, PASS
 from atout.games import deal_from_dealt
 from atout.presets import rules_for
 from atout.rules import PartialSlam, Rules, RulesError
 
-pytestmark = pytest.mark.skipif(
-    not AVAILABLE and os.environ.get("CI") != "true",
-    reason="numba is not installed (pip install -e '.[solver-fast]'); under CI=true these tests fail instead",
-)
+pytestmark = needs_numba
 
 FFT = {
     "fft-3": rules_for("fft", players=3),
@@ -94,25 +91,12 @@ def replay_against_engine(
     engines = [deal_from_dealt(rules, 0, batch.dealt(i)) for i in range(size)]
     steps = 0
     while not batch.done().all():
-        mask, players = batch.legal_mask(), batch.current_player()
-        assert mask.shape == (size, N_ACTIONS)
         drawn = batch.random_actions()
-        actions = np.full(size, -1, dtype=np.int64)
-        for i, deal in enumerate(engines):
-            legal = np.flatnonzero(mask[i])
-            assert players[i] == deal.current_player, f"deal {i} step {steps}: seat to act"
-            assert legal.tolist() == [int(a) for a in deal.legal_actions()], f"deal {i} step {steps}"
-            if len(legal):
-                actions[i] = drawn[i] if policy is None else policy(i, legal, deal)
-                deal.apply(deal.legal_actions()[int(np.searchsorted(legal, actions[i]))])
-        batch.step(actions)
+        own = policy or (lambda i, legal, deal, drawn=drawn: int(drawn[i]))  # the batch's own draws
+        batch.step(checked_actions(batch, engines, steps, own))
         steps += 1
-    scores, cancelled = batch.scores(), batch.cancelled()
-    assert scores.shape == (size, rules.players)
-    for i, deal in enumerate(engines):
-        assert deal.is_over(), f"deal {i}: the batch ended it, the engine did not"
-        assert scores[i].tolist() == deal.scores(), f"deal {i}: {batch.dealt(i)}"
-        assert bool(cancelled[i]) == (deal.summary is None), f"deal {i}"
+    assert batch.scores().shape == (size, rules.players)
+    assert_the_engines_scores(batch, engines)
     assert (batch.current_player() == -1).all() and not batch.legal_mask().any()
     return engines
 

@@ -4,14 +4,19 @@ all-compiled random deals are exactly the stepped ones. Skipped without numba (f
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 import pytest
+from tests.batched.conftest import (
+    assert_play_out_is_stepping,
+    assert_the_engines_scores,
+    checked_actions,
+    needs_numba,
+)
 
 from atout.batched import BatchedDeals, random_deals
-from atout.batched.two_player import AVAILABLE, TwoPlayerBatch, random_two_player_deals
+from atout.batched.two_player import TwoPlayerBatch, random_two_player_deals
 from atout.cards import EXCUSE, PETIT, CardSet, card_name, parse_card
 from atout.engine.actions import N_ACTIONS
 from atout.engine.events import ExcuseKept
@@ -20,10 +25,7 @@ from atout.games import deal_from_dealt
 from atout.presets import rules_for
 from atout.rules import Rules, RulesError
 
-pytestmark = pytest.mark.skipif(
-    not AVAILABLE and os.environ.get("CI") != "true",
-    reason="numba is not installed (pip install -e '.[solver-fast]'); under CI=true these tests fail instead",
-)
+pytestmark = needs_numba
 
 EVERY_OPTION: dict[str, Any] = {
     "two_player_chelem": True,
@@ -66,24 +68,16 @@ def replay_against_engine(rules: Rules, size: int, seed: int, skewed: bool = Fal
         assert isinstance(deal, TwoPlayerDeal)
         engines.append(deal)
     choose = np.random.default_rng(seed)
+
+    def pick(i: int, legal: Any, deal: TwoPlayerDeal) -> int:
+        return int(lopsided(deal.current_player, legal, choose) if skewed else choose.choice(legal))
+
     steps = 0
     while not batch.done().all():
-        mask, players = batch.legal_mask(), batch.current_player()
-        actions = np.full(size, -1, dtype=np.int64)
-        for i, deal in enumerate(engines):
-            legal = np.flatnonzero(mask[i])
-            assert players[i] == deal.current_player, f"deal {i} step {steps}: seat to act"
-            assert legal.tolist() == [int(a) for a in deal.legal_actions()], f"deal {i} step {steps}"
-            if len(legal):
-                actions[i] = lopsided(deal.current_player, legal, choose) if skewed else choose.choice(legal)
-                deal.apply(deal.legal_actions()[int(np.searchsorted(legal, actions[i]))])
-        batch.step(actions)
+        batch.step(checked_actions(batch, engines, steps, pick))
         steps += 1
-    scores = batch.scores()
     assert not batch.cancelled().any()
-    for i, deal in enumerate(engines):
-        assert deal.is_over()
-        assert scores[i].tolist() == deal.scores(), f"deal {i}: {batch.dealt(i)}"
+    assert_the_engines_scores(batch, engines)
     return engines
 
 
@@ -230,13 +224,5 @@ def test_batched_deals_play_the_2_player_game() -> None:
 def test_play_out_finishes_the_deals_as_stepping_does() -> None:
     rules = RULES["every-option"]
     stepped, played_out = TwoPlayerBatch(rules, 300, seed=8), TwoPlayerBatch(rules, 300, seed=8)
-    for _ in range(31):  # into the middle of a trick
-        moves = stepped.random_actions()
-        stepped.step(moves)
-        assert (played_out.random_actions() == moves).all()
-        played_out.step(moves)
-    while not stepped.done().all():
-        stepped.step(stepped.random_actions())
-    played_out.play_out()
-    assert played_out.done().all() and played_out.scores().tolist() == stepped.scores().tolist()
+    assert_play_out_is_stepping(stepped, played_out, 31)  # into the middle of a trick
     assert played_out.scores().tolist() == random_two_player_deals(rules, 300, seed=8).tolist()
