@@ -13,14 +13,7 @@ from hypothesis import strategies as st
 from atout.bots import make_bot
 from atout.bots.expert import CheatBot, ExpertBot, ExpertConfig, austrian
 from atout.bots.expert.austrian import AustrianSearcher, distinct_cards, playout_value
-from atout.bots.expert.austrian_worlds import (
-    DISCARD,
-    TALON,
-    excluded_cards,
-    layout_of,
-    sample_world,
-    trick_exclusions,
-)
+from atout.bots.expert.austrian_worlds import sample_world
 from atout.bots.random_bot import RandomBot
 from atout.bots.rules import RulesBot
 from atout.cards import AUSTRIAN_DECK_MASK, CardSet
@@ -28,6 +21,7 @@ from atout.engine.austrian.actions import DISCARD_BASE
 from atout.engine.austrian.cards import AUSTRIAN_TRUMPS_MASK, parse_austrian_card
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.austrian.view import AustrianView
+from atout.engine.worlds.austrian import DISCARD, TALON, excluded_cards, layout_of, trick_exclusions
 from atout.rules import Rules
 
 SMALL = ExpertConfig(samples=4, work=40, min_samples=2)

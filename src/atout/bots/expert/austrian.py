@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from atout.bots.expert.austrian_worlds import layout_of, sample_world
+from atout.bots.expert.austrian_worlds import sample_world
 from atout.bots.expert.search import NODES_PER_WORK
 from atout.bots.rules import RulesBot
 from atout.bots.rules.knowledge import AUSTRIAN_PACKS, Table
@@ -50,6 +50,7 @@ from atout.cards import BIT
 from atout.engine.austrian.cards import AUSTRIAN_SUIT_OF, STRENGTH, austrian_points, card_value
 from atout.engine.austrian.deal import N_TRICKS, AustrianDeal
 from atout.engine.austrian.view import AustrianView
+from atout.engine.worlds.austrian import layout_of
 from atout.scoring.austrian import score_austrian
 from atout.scoring.summary import AustrianSummary
 from atout.solver.austrian import AustrianPosition, AustrianSolver
