@@ -123,14 +123,9 @@ def declaration_exclusions(view: SeatView) -> list[int]:
     for seat, _level, shown in view.poignees:
         if seat == view.seat:
             continue
-        if shown & EXCUSE_MASK:
+        if shown & EXCUSE_MASK:  # the Excuse is shown only by a seat with no other trump to show
             excluded[seat] |= TRUMPS_MASK & ~shown
-            continue
-        from_hand = shown & TRUMPS_MASK
-        if seat == taker:
-            from_hand &= ~view.ecart
-        if from_hand:
-            excluded[seat] |= trumps_below(from_hand.bit_length() - 1) & ~shown
+        # which other trumps a poignée shows is the seat's choice (``show T..``): nothing follows
     for event in view.events:
         if event.kind == "misere" and event.seat is not None and event.seat != view.seat:
             kind = event.misere
