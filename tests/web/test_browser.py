@@ -296,7 +296,9 @@ def test_c_a_reload_mid_deal_resumes_the_same_state(browser: Any, server: Any) -
         player.page.reload()
         player.wait_for_view()
         player.page.wait_for_function(
-            "async () => (await import('/static/table.js')).state.myTurn === true", timeout=15000
+            "async () => { const s = (await import('/static/table.js')).state;"
+            f" return s.myTurn === true && s.seat === {before['seat']} && s.view.hand.length > 0; }}",
+            timeout=15000,
         )
         after = player.state()
         for key in ("hand", "tricks", "trick", "seat", "seq", "phase"):
