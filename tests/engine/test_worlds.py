@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from atout.bots.expert.likelihood import bid_weigher
 from atout.bots.rules import RulesBot
-from atout.cards import BIT, EXCUSE, N_CARDS, SUIT_MASKS, SUIT_OF, TRUMP, cards_of
+from atout.cards import BIT, EXCUSE, N_CARDS, SUIT_MASKS, SUIT_OF, TRUMP, TRUMPS_MASK, cards_of, parse_card
 from atout.engine.austrian.deal import AustrianDeal
 from atout.engine.dead_player import DeadPlayerDeal
 from atout.engine.french import FrenchDeal
@@ -327,3 +327,46 @@ def test_any_moment_of_any_game_resamples_to_its_view(game: str, seed: int, step
     world = sample_world(view_from_json(view_to_json(view)), rng)
     check_world(world, view, seat, deal_class, rng)
     assert set(cards_of(sum(dealt_hands(world)))) <= set(range(N_CARDS))
+
+
+def test_a_poignee_of_chosen_trumps_says_nothing_of_the_others() -> None:
+    """Rule book §3.10: the seat chooses which trumps its poignée shows (``show T..``), so a trump
+    it holds below the highest one shown is not ruled out. The taker keeps a trump of the chien
+    (everyone saw it go to his hand) and shows higher ones instead: every other seat's worlds, at
+    each of its later decisions, show it its view."""
+    for seed in itertools.count():
+        assert seed < 3000, "no deal where the taker keeps back a trump of the chien"
+        deal = new_deal(Rules(players=4), rng=seed)
+        rng = random.Random(seed)
+        chien_trumps = deal.chien & TRUMPS_MASK
+        bidder = deal.current_player
+        if not chien_trumps or ((deal.hands[bidder] | deal.chien) & TRUMPS_MASK).bit_count() < 11:
+            continue
+        kept_back = 0
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            names = [deal.action_name(a) for a in legal]
+            seat = deal.current_player
+            if "garde" in names and seat == bidder:
+                choice = legal[names.index("garde")]
+            elif deal.phase.value == "bidding":
+                choice = legal[names.index("pass")]
+            elif "poignee simple" in names and seat == bidder:
+                choice = legal[names.index("poignee simple")]
+            elif any(n.startswith("show T") for n in names):
+                shows = {
+                    a: parse_card(n.removeprefix("show "))
+                    for a, n in zip(legal, names, strict=True)
+                    if n.startswith("show T")
+                }
+                not_chien = [a for a, card in shows.items() if not chien_trumps & BIT[card]]
+                choice = max(not_chien or shows)
+            else:
+                if seat != bidder and deal.taker == bidder and deal.view(seat).poignees:
+                    view = deal.view(seat)
+                    kept_back |= chien_trumps & deal.hands[bidder] & ~view.poignees[0][2]
+                    assert sample_world(view, rng).view(seat) == view
+                choice = rng.choice(legal)
+            deal.apply(choice)
+        if kept_back:
+            return
